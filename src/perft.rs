@@ -1,0 +1,1 @@
+//! perft: counts the leaf nodes of the legal move tree, to prove move generation.

@@ -1,0 +1,373 @@
+//! Positions as the GUI gives them: FEN validation with clear errors, X-FEN and
+//! Shredder-FEN castling, moves in UCI notation for standard chess and Chess960, and the
+//! game history the search needs for draw detection.
+
+use std::fmt;
+
+use cozy_chess::{Board, Color, File, Move, Piece, Square};
+use protocol::{PositionStart, Promotion, UciMove};
+
+/// Why a `position` command was rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionError {
+    FieldCount(usize),
+    Placement(String),
+    KingCount { color: &'static str, count: usize },
+    PawnOnBackRank(String),
+    TooManyPieces(&'static str),
+    SideToMove(String),
+    ImpossibleCheck,
+    Castling(String),
+    EnPassant(String),
+    HalfmoveClock(String),
+    FullmoveNumber(String),
+    IllegalMove { index: usize, token: String },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use PositionError::*;
+        match self {
+            FieldCount(n) => write!(f, "invalid FEN: expected 4 to 6 fields, found {n}"),
+            Placement(why) => write!(f, "invalid FEN piece placement: {why}"),
+            KingCount { color, count } => {
+                write!(f, "invalid FEN: {color} has {count} kings, expected exactly one")
+            }
+            PawnOnBackRank(sq) => write!(f, "invalid FEN: pawn on {sq}, on the first or last rank"),
+            TooManyPieces(color) => write!(f, "invalid FEN: {color} has too many pieces"),
+            SideToMove(tok) => write!(f, "invalid FEN: side to move '{tok}' is not 'w' or 'b'"),
+            ImpossibleCheck => write!(
+                f,
+                "invalid FEN: the side not to move is in check, or the side to move is in an impossible check"
+            ),
+            Castling(why) => write!(f, "invalid FEN castling rights: {why}"),
+            EnPassant(why) => write!(f, "invalid FEN en-passant square: {why}"),
+            HalfmoveClock(tok) => write!(f, "invalid FEN halfmove clock '{tok}'"),
+            FullmoveNumber(tok) => write!(f, "invalid FEN fullmove number '{tok}'"),
+            IllegalMove { index, token } => {
+                write!(f, "move {index} ({token}) is illegal in that position")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Parses and validates a FEN (4 to 6 fields). In Chess960 mode castling rights may be
+/// given as X-FEN (`KQkq`, outermost rook; or a file letter) or Shredder-FEN (`HAha`);
+/// in standard mode they must describe rooks on their original corners.
+pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, PositionError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if !(4..=6).contains(&fields.len()) {
+        return Err(PositionError::FieldCount(fields.len()));
+    }
+    let squares = parse_placement(fields[0])?;
+    check_material(&squares)?;
+    let side = match fields[1] {
+        "w" => Color::White,
+        "b" => Color::Black,
+        other => return Err(PositionError::SideToMove(other.to_string())),
+    };
+    let castling = shredder_castling(&squares, fields[2], chess960)?;
+    let en_passant = fields[3];
+    if en_passant != "-" && en_passant.parse::<Square>().is_err() {
+        return Err(PositionError::EnPassant(format!("'{en_passant}' is not a square")));
+    }
+    let halfmove: u32 = match fields.get(4) {
+        Some(tok) => tok
+            .parse()
+            .map_err(|_| PositionError::HalfmoveClock(tok.to_string()))?,
+        None => 0,
+    };
+    let fullmove: u32 = match fields.get(5) {
+        Some(tok) => match tok.parse::<u16>() {
+            Ok(n) if n > 0 => u32::from(n),
+            _ => return Err(PositionError::FullmoveNumber(tok.to_string())),
+        },
+        None => 1,
+    };
+    // The fifty-move rule only needs to know that 100 plies have passed.
+    let halfmove = halfmove.min(100);
+
+    // Validate the pieces without castling or en passant first, so that each error is
+    // attributed to the right field.
+    let bare = format!("{} {} - - 0 1", fields[0], fields[1]);
+    Board::from_fen(&bare, true).map_err(|_| PositionError::ImpossibleCheck)?;
+    let with_castling = format!("{} {} {} - 0 1", fields[0], fields[1], castling);
+    Board::from_fen(&with_castling, true).map_err(|_| {
+        PositionError::Castling(format!(
+            "'{}' does not match the king and rooks on the board",
+            fields[2]
+        ))
+    })?;
+    let full = format!(
+        "{} {} {} {} {} {}",
+        fields[0], fields[1], castling, en_passant, halfmove, fullmove
+    );
+    let board = Board::from_fen(&full, true).map_err(|_| {
+        PositionError::EnPassant(format!(
+            "'{en_passant}' is not just behind a pawn of the side that moved last"
+        ))
+    })?;
+    debug_assert_eq!(board.side_to_move(), side);
+    Ok(board)
+}
+
+type Squares = [Option<(Piece, Color)>; 64];
+
+fn parse_placement(text: &str) -> Result<Squares, PositionError> {
+    let mut squares: Squares = [None; 64];
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(PositionError::Placement(format!(
+            "{} ranks instead of 8",
+            ranks.len()
+        )));
+    }
+    for (i, row) in ranks.iter().enumerate() {
+        let rank = 7 - i;
+        let mut file = 0usize;
+        for c in row.chars() {
+            if let Some(skip) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                file += skip as usize;
+            } else {
+                let piece = piece_from_letter(c).ok_or_else(|| {
+                    PositionError::Placement(format!("unexpected character '{c}'"))
+                })?;
+                if file >= 8 {
+                    break;
+                }
+                squares[rank * 8 + file] = Some(piece);
+                file += 1;
+            }
+            if file > 8 {
+                break;
+            }
+        }
+        if file != 8 {
+            return Err(PositionError::Placement(format!(
+                "rank {} does not describe exactly 8 squares",
+                rank + 1
+            )));
+        }
+    }
+    Ok(squares)
+}
+
+fn piece_from_letter(c: char) -> Option<(Piece, Color)> {
+    let color = if c.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let piece = match c.to_ascii_lowercase() {
+        'p' => Piece::Pawn,
+        'n' => Piece::Knight,
+        'b' => Piece::Bishop,
+        'r' => Piece::Rook,
+        'q' => Piece::Queen,
+        'k' => Piece::King,
+        _ => return None,
+    };
+    Some((piece, color))
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn check_material(squares: &Squares) -> Result<(), PositionError> {
+    for color in Color::ALL {
+        let count = |piece| {
+            squares
+                .iter()
+                .filter(|s| **s == Some((piece, color)))
+                .count()
+        };
+        let kings = count(Piece::King);
+        if kings != 1 {
+            return Err(PositionError::KingCount {
+                color: color_name(color),
+                count: kings,
+            });
+        }
+        let pieces = squares
+            .iter()
+            .filter(|s| matches!(s, Some((_, c)) if *c == color))
+            .count();
+        if pieces > 16 || count(Piece::Pawn) > 8 {
+            return Err(PositionError::TooManyPieces(color_name(color)));
+        }
+    }
+    for (index, square) in squares.iter().enumerate() {
+        if matches!(square, Some((Piece::Pawn, _))) && (index < 8 || index >= 56) {
+            return Err(PositionError::PawnOnBackRank(
+                Square::index(index).to_string(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Rewrites a castling field (X-FEN or Shredder-FEN) as Shredder-FEN file letters.
+fn shredder_castling(
+    squares: &Squares,
+    field: &str,
+    chess960: bool,
+) -> Result<String, PositionError> {
+    if field == "-" {
+        return Ok(field.to_string());
+    }
+    let mut out = String::new();
+    for c in field.chars() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rank = if color == Color::White { 0 } else { 7 };
+        let back_rank = &squares[rank * 8..rank * 8 + 8];
+        let king_file = back_rank
+            .iter()
+            .position(|s| *s == Some((Piece::King, color)))
+            .ok_or_else(|| {
+                PositionError::Castling(format!(
+                    "'{c}' but the {} king is not on its back rank",
+                    color_name(color)
+                ))
+            })?;
+        let is_rook = |file: usize| back_rank[file] == Some((Piece::Rook, color));
+        let rook_file = match c.to_ascii_lowercase() {
+            'k' => (king_file + 1..8).rev().find(|&f| is_rook(f)),
+            'q' => (0..king_file).find(|&f| is_rook(f)),
+            letter @ 'a'..='h' => Some(letter as usize - 'a' as usize).filter(|&f| is_rook(f)),
+            _ => {
+                return Err(PositionError::Castling(format!(
+                    "unexpected character '{c}'"
+                )))
+            }
+        }
+        .ok_or_else(|| {
+            PositionError::Castling(format!("'{c}' names no {} rook", color_name(color)))
+        })?;
+        if !chess960 && (king_file != 4 || (rook_file != 0 && rook_file != 7)) {
+            return Err(PositionError::Castling(format!(
+                "'{c}' needs Chess960 castling; set UCI_Chess960 to true"
+            )));
+        }
+        let letter = (b'a' + rook_file as u8) as char;
+        out.push(if color == Color::White {
+            letter.to_ascii_uppercase()
+        } else {
+            letter
+        });
+    }
+    Ok(out)
+}
+
+/// Every legal move of `board`, castling written as king-takes-rook.
+pub fn legal_moves(board: &Board) -> Vec<Move> {
+    let mut moves = Vec::with_capacity(64);
+    board.generate_moves(|piece_moves| {
+        moves.extend(piece_moves);
+        false
+    });
+    moves
+}
+
+/// Whether `mv` (legal in `board`) is a castling move, written king-takes-rook.
+pub fn is_castling(board: &Board, mv: Move) -> bool {
+    board.colors(board.side_to_move()).has(mv.to)
+}
+
+/// The UCI text of `mv`, a legal move in `board`: castling is `e1g1` in standard chess
+/// and king-takes-rook in Chess960.
+pub fn to_uci(board: &Board, mv: Move, chess960: bool) -> UciMove {
+    let mut to = mv.to;
+    if !chess960 && is_castling(board, mv) {
+        let file = if mv.to.file() > mv.from.file() {
+            File::G
+        } else {
+            File::C
+        };
+        to = Square::new(file, mv.from.rank());
+    }
+    let square = |s: Square| {
+        protocol::Square::new(s.file() as u8, s.rank() as u8).unwrap_or_else(|| unreachable!())
+    };
+    UciMove::Normal {
+        from: square(mv.from),
+        to: square(to),
+        promotion: mv.promotion.map(|p| match p {
+            Piece::Knight => Promotion::Knight,
+            Piece::Bishop => Promotion::Bishop,
+            Piece::Rook => Promotion::Rook,
+            _ => Promotion::Queen,
+        }),
+    }
+}
+
+/// Finds the legal move of `board` that `uci` denotes, if any. In standard chess both
+/// `e1g1` and king-takes-rook `e1h1` are accepted for castling.
+pub fn from_uci(board: &Board, uci: UciMove, chess960: bool) -> Option<Move> {
+    legal_moves(board).into_iter().find(|&mv| {
+        to_uci(board, mv, chess960) == uci || (!chess960 && to_uci(board, mv, true) == uci)
+    })
+}
+
+/// The position the search starts from and the positions that led to it.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub board: Board,
+    /// Hashes of the earlier positions of the game, oldest first (for repetitions).
+    pub history: Vec<u64>,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game {
+            board: Board::default(),
+            history: Vec::new(),
+        }
+    }
+}
+
+impl Game {
+    /// Builds the game of a `position` command; fails without side effects on any error.
+    pub fn from_command(
+        start: &PositionStart,
+        moves: &[UciMove],
+        chess960: bool,
+    ) -> Result<Game, PositionError> {
+        let board = match start {
+            PositionStart::StartPos => Board::default(),
+            PositionStart::Fen(fen) => parse_fen(fen, chess960)?,
+        };
+        let mut game = Game {
+            board,
+            history: Vec::with_capacity(moves.len()),
+        };
+        for (index, &uci) in moves.iter().enumerate() {
+            let mv = from_uci(&game.board, uci, chess960).ok_or_else(|| {
+                PositionError::IllegalMove {
+                    index: index + 1,
+                    token: uci.to_string(),
+                }
+            })?;
+            game.play(mv);
+        }
+        Ok(game)
+    }
+
+    /// Plays a legal move, remembering the position it leaves.
+    pub fn play(&mut self, mv: Move) {
+        self.history.push(self.board.hash());
+        self.board.play_unchecked(mv);
+        if self.board.halfmove_clock() == 0 {
+            self.history.clear();
+        }
+    }
+}
