@@ -1,5 +1,13 @@
 //! Cutoff, a UCI chess engine. The binary (`main.rs`) is a thin shell around this library
 //! so that integration tests and tools can reach the engine's parts.
 
+pub mod bench;
+pub mod display;
+pub mod engine;
+pub mod eval;
+pub mod options;
+pub mod output;
 pub mod perft;
 pub mod position;
+pub mod search;
+pub mod uci;

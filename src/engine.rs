@@ -1,0 +1,255 @@
+//! The engine facade: owns the position, the options, the hash table and the search
+//! thread, and carries out each parsed command. The input loop only parses and calls
+//! [`Engine::execute`]; nothing here reads stdin.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cozy_chess::Color;
+use protocol::{Command, GoParams, OptionSpec, Response};
+
+use crate::options::{self, Change, Options};
+use crate::output::Output;
+use crate::position::{from_uci, Game};
+use crate::search::signals::Signal;
+use crate::search::thread::{ActiveSearch, SearchThread};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Clock, Limits, SearchJob, Settings};
+use crate::{bench, display, eval, perft};
+
+/// Whether the input loop should go on after a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Engine {
+    out: Arc<Output>,
+    game: Game,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    search_thread: SearchThread,
+    active: Option<ActiveSearch>,
+    debug: bool,
+}
+
+impl Engine {
+    pub fn new(out: Arc<Output>) -> std::io::Result<Engine> {
+        let options = Options::default();
+        Ok(Engine {
+            search_thread: SearchThread::spawn(Arc::clone(&out))?,
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            out,
+            game: Game::default(),
+            options,
+            active: None,
+            debug: false,
+        })
+    }
+
+    /// Carries out one command. Rejected commands print `info string error: ...` and
+    /// change nothing.
+    pub fn execute(&mut self, command: Command) -> Flow {
+        if self.debug {
+            log::debug!("command: {command:?}");
+        }
+        match command {
+            Command::Uci => self.identify(),
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.out.send(&Response::ReadyOk),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Register(_) => self.out.info_string("no registration needed"),
+            Command::UciNewGame => self.new_game(),
+            Command::Position { start, moves } => {
+                match Game::from_command(&start, &moves, self.options.chess960) {
+                    Ok(game) => self.game = game,
+                    Err(error) => self.out.error(&error.to_string()),
+                }
+            }
+            Command::Go(params) => self.go(params, Instant::now()),
+            Command::Stop => self.stop(),
+            Command::PonderHit => {
+                if let Some(active) = self.running() {
+                    active.signal(Signal::PonderHit);
+                }
+            }
+            Command::Quit => {
+                self.stop();
+                return Flow::Quit;
+            }
+            Command::Display => self.out.line(&display::board(
+                &self.game.board,
+                self.options.chess960,
+            )),
+            Command::Eval => self.out.line(&eval::report(&self.game.board)),
+            Command::Bench { depth } => {
+                if self.refuse_while_searching("bench") {
+                    return Flow::Continue;
+                }
+                bench::run(depth, &self.out);
+            }
+            Command::Perft { depth } => {
+                if self.refuse_while_searching("perft") {
+                    return Flow::Continue;
+                }
+                let report = perft::divide_report(&self.game.board, depth, self.options.chess960);
+                self.out.line(&report);
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Reports a line that could not be parsed.
+    pub fn report_error(&self, text: &str) {
+        self.out.error(text);
+    }
+
+    /// End of input: a search that ends by itself may finish (so that
+    /// `printf 'go depth 12\n' | cutoff` prints its result); any other is stopped.
+    pub fn finish(&mut self) {
+        if let Some(active) = self.running() {
+            if active.is_bounded() {
+                active.wait();
+            }
+        }
+        self.stop();
+    }
+
+    fn identify(&self) {
+        self.out.send(&Response::Id {
+            name: format!("Cutoff {}", env!("CARGO_PKG_VERSION")),
+            author: "the Cutoff developers".to_string(),
+        });
+        for spec in options::specs() {
+            self.out.send(&Response::Option(spec));
+        }
+        self.out.send(&Response::UciOk);
+    }
+
+    /// The declared options (for tools and tests).
+    pub fn option_specs() -> Vec<OptionSpec> {
+        options::specs()
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match self.options.set(name, value) {
+            Ok(Change::Stored) => {}
+            Ok(Change::ResizeHash) => {
+                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+            }
+            Ok(Change::ClearHash) => self.tt.clear(),
+            Err(error) => self.out.error(&error.to_string()),
+        }
+    }
+
+    fn new_game(&mut self) {
+        if self.refuse_while_searching("ucinewgame") {
+            return;
+        }
+        self.tt.clear();
+    }
+
+    /// The search that has been started and not yet answered with `bestmove`.
+    fn running(&mut self) -> Option<&mut ActiveSearch> {
+        if self.active.as_mut().is_some_and(|a| a.is_finished()) {
+            self.active = None;
+        }
+        self.active.as_mut()
+    }
+
+    fn refuse_while_searching(&mut self, what: &str) -> bool {
+        let busy = self.running().is_some();
+        if busy {
+            self.out
+                .error(&format!("{what} refused: a search is running; send stop first"));
+        }
+        busy
+    }
+
+    fn stop(&mut self) {
+        if let Some(active) = self.running() {
+            active.signal(Signal::Stop);
+            active.wait();
+        }
+        self.active = None;
+    }
+
+    fn go(&mut self, params: GoParams, started: Instant) {
+        if self.refuse_while_searching("go") {
+            return;
+        }
+        let limits = match self.limits(&params) {
+            Ok(limits) => limits,
+            Err(error) => {
+                self.out.error(&error);
+                return;
+            }
+        };
+        let job = SearchJob {
+            game: self.game.clone(),
+            limits,
+            settings: Settings {
+                multipv: self.options.multipv,
+                chess960: self.options.chess960,
+                move_overhead: Duration::from_millis(self.options.move_overhead_ms),
+                show_wdl: false,
+            },
+        };
+        self.active =
+            self.search_thread
+                .start(job, Arc::clone(&self.tt), params.ponder, started);
+        if self.active.is_none() {
+            self.out.error("the search thread is gone; restart the engine");
+        }
+    }
+
+    fn limits(&self, params: &GoParams) -> Result<Limits, String> {
+        let board = &self.game.board;
+        let mut searchmoves = Vec::with_capacity(params.searchmoves.len());
+        for &uci in &params.searchmoves {
+            let mv = from_uci(board, uci, self.options.chess960)
+                .ok_or_else(|| format!("searchmoves: {uci} is not a legal move here"))?;
+            searchmoves.push(mv);
+        }
+        let (ours, theirs) = match board.side_to_move() {
+            Color::White => ((params.wtime, params.winc), (params.btime, params.binc)),
+            Color::Black => ((params.btime, params.binc), (params.wtime, params.winc)),
+        };
+        // A partial clock (say `go wtime 100` with Black to move) still means "play
+        // on a clock": borrow the other side's figures rather than think forever.
+        let clock = match (ours.0, theirs.0) {
+            (Some(time), _) => Some((time, ours.1.unwrap_or(0))),
+            (None, Some(time)) => Some((time, ours.1.or(theirs.1).unwrap_or(0))),
+            (None, None) if ours.1.is_some() || params.movestogo.is_some() => {
+                Some((0, ours.1.unwrap_or(0)))
+            }
+            (None, None) => None,
+        }
+        .map(|(time, increment)| Clock {
+            time: Duration::from_millis(time),
+            increment: Duration::from_millis(increment),
+            moves_to_go: params.movestogo.filter(|&n| n > 0),
+        });
+        let mut limits = Limits {
+            depth: params.depth,
+            nodes: params.nodes,
+            mate: params.mate.filter(|&n| n > 0),
+            movetime: params.movetime.map(Duration::from_millis),
+            clock,
+            infinite: params.infinite,
+            searchmoves,
+        };
+        // `go` with no limit at all searches until `stop`.
+        if !limits.is_bounded() {
+            limits.infinite = true;
+        }
+        Ok(limits)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

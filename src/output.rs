@@ -1,0 +1,53 @@
+//! The engine's only way to stdout: whole protocol lines, written under a lock so that
+//! the search thread and the input loop never interleave, and flushed at once.
+
+use std::io::Write;
+
+use parking_lot::Mutex;
+use protocol::{Info, Response};
+
+/// A sink for protocol lines, shared by the input loop and the search thread.
+pub struct Output {
+    writer: Mutex<Box<dyn Write + Send>>,
+}
+
+impl Output {
+    /// Lines go to the process's standard output.
+    pub fn stdout() -> Output {
+        Output::to_writer(Box::new(std::io::stdout()))
+    }
+
+    /// Lines go nowhere (for benchmarks and tools that only want the result).
+    pub fn sink() -> Output {
+        Output::to_writer(Box::new(std::io::sink()))
+    }
+
+    pub fn to_writer(writer: Box<dyn Write + Send>) -> Output {
+        Output {
+            writer: Mutex::new(writer),
+        }
+    }
+
+    /// Writes one response as a line. A closed stdout is not an error worth dying for:
+    /// the input loop ends when its peer goes away.
+    pub fn send(&self, response: &Response) {
+        self.line(&response.to_string());
+    }
+
+    /// Writes `info string <text>`.
+    pub fn info_string(&self, text: &str) {
+        self.send(&Response::Info(Info::string(text)));
+    }
+
+    /// Writes `info string error: <text>`, the answer to any rejected command.
+    pub fn error(&self, text: &str) {
+        self.info_string(&format!("error: {text}"));
+    }
+
+    /// Writes a line of free text (for `d`, `eval`, perft and bench reports).
+    pub fn line(&self, text: &str) {
+        let mut writer = self.writer.lock();
+        let _ = writeln!(writer, "{text}");
+        let _ = writer.flush();
+    }
+}
