@@ -14,6 +14,8 @@ pub enum ParseError {
     /// A token appears where it does not belong: (command, token).
     UnexpectedToken { command: String, token: String },
     /// A number is malformed, negative or out of range: (parameter, token).
+    /// A number that is missing altogether (`go depth` at the end of the line) has an
+    /// empty `token`.
     BadNumber { parameter: String, token: String },
     /// A token is not a move in UCI notation.
     BadMove(String),
@@ -27,6 +29,9 @@ impl fmt::Display for ParseError {
             ParseError::Missing { command, what } => write!(f, "{command}: missing {what}"),
             ParseError::UnexpectedToken { command, token } => {
                 write!(f, "{command}: unexpected token '{token}'")
+            }
+            ParseError::BadNumber { parameter, token } if token.is_empty() => {
+                write!(f, "{parameter}: missing number")
             }
             ParseError::BadNumber { parameter, token } => {
                 write!(f, "{parameter}: '{token}' is not a valid number")

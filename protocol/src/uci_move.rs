@@ -27,7 +27,12 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, (b'1' + self.rank()) as char)
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file()) as char,
+            (b'1' + self.rank()) as char
+        )
     }
 }
 
@@ -79,5 +84,14 @@ impl fmt::Display for UciMove {
                 Ok(())
             }
         }
+    }
+}
+
+impl std::str::FromStr for UciMove {
+    type Err = crate::ParseError;
+
+    /// Parses `e2e4`, `e7e8q` (promotion letter in either case) or `0000`.
+    fn from_str(text: &str) -> Result<UciMove, crate::ParseError> {
+        crate::parse::parse_move(text)
     }
 }
