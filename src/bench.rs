@@ -1,10 +1,77 @@
-//! `bench`: a fixed set of positions searched to a fixed depth; the node count is the
-//! search's fingerprint.
+//! `bench`: a fixed set of positions, each searched to a fixed depth with a fresh 16 MiB
+//! hash table and one thread. The total node count is the search's fingerprint: the same
+//! on every run, so a commit that changes it changes the search.
 
+use std::time::Instant;
+
+use crossbeam_channel::unbounded;
+
+use crate::bench_positions::BENCH_POSITIONS;
 use crate::output::Output;
+use crate::position::{parse_fen, Game};
+use crate::search::signals::Signals;
+use crate::search::tt::TranspositionTable;
+use crate::search::{search, Limits, SearchJob, Settings};
+
+/// The depth `bench` searches when none is given.
+pub const DEFAULT_DEPTH: u32 = 12;
+
+/// The totals of a benchmark run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BenchResult {
+    pub nodes: u64,
+    pub millis: u64,
+}
+
+impl BenchResult {
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.millis.max(1)
+    }
+}
+
+/// Searches every bench position to `depth`; `progress` is told each position's nodes.
+pub fn measure(depth: u32, mut progress: impl FnMut(usize, &str, u64)) -> BenchResult {
+    let started = Instant::now();
+    let mut total = 0;
+    let silent = Output::sink();
+    for (index, fen) in BENCH_POSITIONS.iter().enumerate() {
+        let Ok(board) = parse_fen(fen, false) else {
+            continue;
+        };
+        let job = SearchJob {
+            game: Game {
+                board,
+                history: Vec::new(),
+            },
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            settings: Settings::default(),
+        };
+        let tt = TranspositionTable::new(16);
+        // The sender stays alive (and silent) for the whole search.
+        let (_sender, receiver) = unbounded();
+        let mut signals = Signals::new(receiver, false, Instant::now());
+        let outcome = search(&job, &tt, &mut signals, &silent);
+        total += outcome.nodes;
+        progress(index, fen, outcome.nodes);
+    }
+    BenchResult {
+        nodes: total,
+        millis: started.elapsed().as_millis() as u64,
+    }
+}
 
 /// Runs the benchmark and prints its report, ending with `<N> nodes <M> nps`.
 pub fn run(depth: Option<u32>, out: &Output) {
-    let _ = depth;
-    out.line("0 nodes 0 nps");
+    let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
+    let result = measure(depth, |index, fen, nodes| {
+        out.line(&format!(
+            "position {:>2}/{}: {nodes:>10} nodes  {fen}",
+            index + 1,
+            BENCH_POSITIONS.len()
+        ));
+    });
+    out.line(&format!("{} nodes {} nps", result.nodes, result.nps()));
 }

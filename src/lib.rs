@@ -2,6 +2,7 @@
 //! so that integration tests and tools can reach the engine's parts.
 
 pub mod bench;
+mod bench_positions;
 pub mod display;
 pub mod engine;
 pub mod eval;

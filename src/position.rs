@@ -203,7 +203,7 @@ fn check_material(squares: &Squares) -> Result<(), PositionError> {
         }
     }
     for (index, square) in squares.iter().enumerate() {
-        if matches!(square, Some((Piece::Pawn, _))) && (index < 8 || index >= 56) {
+        if matches!(square, Some((Piece::Pawn, _))) && !(8..56).contains(&index) {
             return Err(PositionError::PawnOnBackRank(
                 Square::index(index).to_string(),
             ));
@@ -319,20 +319,11 @@ pub fn from_uci(board: &Board, uci: UciMove, chess960: bool) -> Option<Move> {
 }
 
 /// The position the search starts from and the positions that led to it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Game {
     pub board: Board,
     /// Hashes of the earlier positions of the game, oldest first (for repetitions).
     pub history: Vec<u64>,
-}
-
-impl Default for Game {
-    fn default() -> Self {
-        Game {
-            board: Board::default(),
-            history: Vec::new(),
-        }
-    }
 }
 
 impl Game {

@@ -1,34 +1,90 @@
-//! Static evaluation.
+//! Static evaluation: a hand-crafted, tapered (middlegame/endgame) evaluation.
+//!
+//! Terms: material and PeSTO piece-square tables ([`material`]), mobility, king-zone attacks,
+//! outposts, rook files, bishop pair ([`pieces`]), pawn structure and passed pawns
+//! ([`pawns`]), king shelter and king danger ([`king`]), threats ([`threats`]), a tempo bonus,
+//! then the phase blend and endgame scaling ([`scale`]).
+//!
+//! Every weight is a named `S(mg, eg)` entry of [`params`], laid out in one flat index space
+//! ([`layout`]). The evaluation is generic over a [`Tracer`]: the search runs it with
+//! [`NoTrace`] (no cost), [`coefficients`] records what a tuner needs, [`report`] builds the
+//! `eval` table, all from the same code path.
 
-use cozy_chess::{Board, Color, Piece};
+#[macro_use]
+mod layout;
+mod acc;
+mod bits;
+mod king;
+mod material;
+pub mod params;
+mod pawns;
+mod pieces;
+mod report;
+mod scale;
+pub mod score;
+mod snapshot;
+mod threats;
+mod trace;
 
-const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
+#[cfg(test)]
+mod tests;
+
+use cozy_chess::{Board, Color};
+
+pub use layout::{as_table, entry_of, name, to_source, EntryInfo};
+pub use params::{ENTRIES, NUM_PARAMS, WEIGHTS};
+pub use report::report;
+pub use score::S;
+pub use trace::{coefficients, Coefficients, NoTrace, Tracer};
+
+use acc::Acc;
+use params::idx;
+use snapshot::{Attacks, Snapshot};
 
 /// The static evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(board: &Board) -> i32 {
-    let white = material(board, Color::White) - material(board, Color::Black);
+    let white = evaluate_white(board, &WEIGHTS, &mut NoTrace);
     match board.side_to_move() {
         Color::White => white,
         Color::Black => -white,
     }
 }
 
-fn material(board: &Board, color: Color) -> i32 {
-    Piece::ALL
-        .iter()
-        .map(|&piece| {
-            PIECE_VALUES[piece as usize] * board.colored_pieces(color, piece).len() as i32
-        })
-        .sum()
-}
+/// The evaluation in centipawns from White's point of view, with explicit weights, telling
+/// `tracer` of every weight used.
+#[inline(always)]
+pub fn evaluate_white<T: Tracer>(board: &Board, weights: &[S; NUM_PARAMS], tracer: &mut T) -> i32 {
+    let pos = Snapshot::new(board);
+    let mut acc = Acc::new(weights, tracer);
 
-/// The `eval` report: each term for both sides, then the final line.
-pub fn report(board: &Board) -> String {
-    let white = material(board, Color::White);
-    let black = material(board, Color::Black);
-    format!(
-        "Term        White  Black  Total\nMaterial   {white:6} {black:6} {:6}\n\nFinal evaluation: {:+} cp (white side)",
-        white - black,
-        white - black
-    )
+    // Each side is written out (no loop over colours) so that the colour is a constant in
+    // every inlined term and the running sums stay in registers.
+    material::evaluate(&mut acc, &pos, Color::White);
+    material::evaluate(&mut acc, &pos, Color::Black);
+    let attacks: [Attacks; 2] = [
+        pieces::evaluate(&mut acc, &pos, Color::White),
+        pieces::evaluate(&mut acc, &pos, Color::Black),
+    ];
+    pawns::evaluate(&mut acc, &pos, Color::White);
+    pawns::evaluate(&mut acc, &pos, Color::Black);
+    let danger_applied = [
+        king::evaluate(&mut acc, &pos, Color::White, &attacks),
+        king::evaluate(&mut acc, &pos, Color::Black, &attacks),
+    ];
+    threats::evaluate(&mut acc, &pos, Color::White, &attacks);
+    threats::evaluate(&mut acc, &pos, Color::Black, &attacks);
+    acc.add(idx::TEMPO, pos.side_to_move, 1);
+
+    let mut total = acc.linear();
+    if danger_applied[0] {
+        total += king::danger_penalty(acc.danger(Color::White));
+    }
+    if danger_applied[1] {
+        total -= king::danger_penalty(acc.danger(Color::Black));
+    }
+    let phase = scale::phase(&pos);
+    let tapered = scale::taper(total, phase);
+    let factor = scale::factor(&pos, tapered);
+    acc.tracer.finish(phase, factor, danger_applied);
+    scale::apply_scale(tapered, factor)
 }

@@ -3,18 +3,25 @@
 //! Entry point: [`search`], given a [`SearchJob`]. It prints an `info` line per completed
 //! depth and returns the best move; printing `bestmove` is the search thread's job.
 
+mod alphabeta;
+mod control;
+pub mod history;
+mod iterative;
+pub mod movepick;
 pub mod score;
+pub mod see;
 pub mod signals;
 pub mod thread;
+pub mod thread_data;
+pub mod time;
 pub mod tt;
 
 use std::time::Duration;
 
-use cozy_chess::{Board, Move, Piece};
-use protocol::{Info, Response, Score, ScoreBound};
+use cozy_chess::Move;
 
 use crate::output::Output;
-use crate::position::{legal_moves, to_uci, Game};
+use crate::position::Game;
 use signals::Signals;
 use tt::TranspositionTable;
 
@@ -96,90 +103,5 @@ pub fn search(
     signals: &mut Signals,
     out: &Output,
 ) -> SearchOutcome {
-    let _ = tt;
-    let board = &job.game.board;
-    let mut moves = legal_moves(board);
-    if !job.limits.searchmoves.is_empty() {
-        moves.retain(|m| job.limits.searchmoves.contains(m));
-    }
-    if moves.is_empty() {
-        let score = if board.checkers().is_empty() {
-            Score::Cp(0)
-        } else {
-            Score::Mate(0)
-        };
-        out.send(&Response::Info(Info {
-            depth: Some(0),
-            score: Some((score, ScoreBound::Exact)),
-            ..Info::default()
-        }));
-        return SearchOutcome::default();
-    }
-    // Placeholder until the real search lands: a fixed-depth material negamax.
-    let started = std::time::Instant::now();
-    let max_depth = job.limits.depth.unwrap_or(4).min(4);
-    let mut outcome = SearchOutcome {
-        best: Some(moves[0]),
-        ..SearchOutcome::default()
-    };
-    for depth in 1..=max_depth {
-        let mut best = (i32::MIN, moves[0]);
-        for &mv in &moves {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            let score = -negamax(&child, depth - 1, &mut outcome.nodes);
-            if score > best.0 {
-                best = (score, mv);
-            }
-            if signals.stop_requested() {
-                return outcome;
-            }
-        }
-        outcome.best = Some(best.1);
-        out.send(&Response::Info(Info {
-            depth: Some(depth),
-            score: Some((Score::Cp(best.0), ScoreBound::Exact)),
-            nodes: Some(outcome.nodes),
-            time: Some(started.elapsed().as_millis() as u64),
-            pv: vec![to_uci(board, best.1, job.settings.chess960)],
-            ..Info::default()
-        }));
-    }
-    outcome
-}
-
-fn negamax(board: &Board, depth: u32, nodes: &mut u64) -> i32 {
-    *nodes += 1;
-    let moves = legal_moves(board);
-    if moves.is_empty() {
-        return if board.checkers().is_empty() {
-            0
-        } else {
-            -30000
-        };
-    }
-    if depth == 0 {
-        let value = |p| match p {
-            Piece::Pawn => 100,
-            Piece::Knight | Piece::Bishop => 300,
-            Piece::Rook => 500,
-            Piece::Queen => 900,
-            Piece::King => 0,
-        };
-        let us = board.colors(board.side_to_move());
-        return Piece::ALL
-            .iter()
-            .map(|&p| {
-                let pieces = board.pieces(p);
-                value(p) * ((pieces & us).len() as i32 - (pieces & !us).len() as i32)
-            })
-            .sum();
-    }
-    let mut best = -32000;
-    for mv in moves {
-        let mut child = board.clone();
-        child.play_unchecked(mv);
-        best = best.max(-negamax(&child, depth - 1, nodes));
-    }
-    best
+    iterative::start(job, tt, signals, out)
 }

@@ -1,0 +1,490 @@
+//! The recursive search: principal variation search (negamax, fail-soft) and the
+//! quiescence search below it. Each step of `negamax` is named and numbered; the
+//! selectivity steps carry the Elo their match measured.
+
+use cozy_chess::{Board, Move, Piece};
+
+use super::history::ContextMoves;
+use super::movepick::{is_quiet, MovePicker, Stage};
+use super::score::{is_mate, mate_in, mated_in, INFINITY, MAX_PLY};
+use super::see::see_ge;
+use super::thread_data::{Searcher, MAX_MOVES};
+use super::tt::Bound;
+use crate::eval::evaluate;
+
+impl Searcher<'_> {
+    /// Searches `board` to `depth` plies within the window (`alpha`, `beta`). `cut_node`
+    /// says whether a fail-high is expected (a child of a PV node's later moves).
+    pub(super) fn negamax(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        let in_check = !board.checkers().is_empty();
+        self.pv.clear(ply);
+
+        // Step 1. Horizon: resolve captures with the quiescence search.
+        if depth <= 0 && !in_check {
+            return self.quiescence(board, alpha, beta, ply);
+        }
+        depth = depth.max(1);
+
+        // Step 2. Node accounting and the stop check.
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply as u32 + 1);
+        if self.control.should_stop(self.nodes) {
+            return 0;
+        }
+
+        if !root {
+            // Step 3. Draws: fifty-move rule, repetition, insufficient material.
+            if self.is_draw(board, ply) {
+                return self.draw_score();
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { 0 } else { evaluate(board) };
+            }
+            // Step 4. Mate distance pruning: no line here beats a mate already found
+            // closer to the root.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 5. Transposition table lookup; cut off in non-PV nodes when the stored
+        // bound settles the question at this depth.
+        let excluded = self.stack[ply].excluded;
+        let key = board.hash();
+        let tt_entry = if excluded.is_none() {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
+        let tt_move = tt_entry.and_then(|e| e.mv);
+        if let Some(entry) = tt_entry {
+            if !pv_node
+                && entry.depth >= depth
+                && match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => entry.score >= beta,
+                    Bound::Upper => entry.score <= alpha,
+                }
+            {
+                return entry.score;
+            }
+        }
+
+        // Step 6. Static evaluation, and whether it improved on two plies ago.
+        let static_eval = if in_check {
+            -INFINITY
+        } else if let Some(entry) = tt_entry {
+            entry.eval
+        } else {
+            evaluate(board)
+        };
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2].static_eval != -INFINITY
+            && static_eval > self.stack[ply - 2].static_eval;
+        // A TT score is a better estimate than the static evaluation when its bound allows.
+        let eval = match tt_entry {
+            Some(e)
+                if !in_check
+                    && !is_mate(e.score)
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => e.score > static_eval,
+                        Bound::Upper => e.score < static_eval,
+                    } =>
+            {
+                e.score
+            }
+            _ => static_eval,
+        };
+        self.histories.clear_killers_at(ply + 1);
+
+        if !pv_node && !in_check && excluded.is_none() {
+            // Step 7. Reverse futility pruning: far above beta at low depth, assume the
+            // opponent cannot catch up.
+            if depth <= 8 && !is_mate(beta) && eval - rfp_margin(depth, improving) >= beta {
+                return (eval + beta) / 2;
+            }
+
+            // Step 8. Null move pruning: if passing still fails high, a real move will.
+            // Not in pawn endings, where zugzwang makes passing an advantage.
+            if depth >= 3
+                && eval >= beta
+                && static_eval >= beta
+                && self.stack[ply].null_allowed
+                && has_non_pawn_material(board)
+            {
+                let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                if let Some(child) = board.null_move() {
+                    self.stack[ply + 1].moved = None;
+                    self.stack[ply + 1].null_allowed = false;
+                    self.push_position(board);
+                    let score =
+                        -self.negamax(&child, -beta, -beta + 1, depth - reduction, ply + 1, !cut_node);
+                    self.pop_position();
+                    self.stack[ply + 1].null_allowed = true;
+                    if self.control.stopped() {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return if is_mate(score) { beta } else { score };
+                    }
+                }
+            }
+        }
+
+        // Step 9. Internal iterative reduction: without a hash move this node was never
+        // searched well; search it shallower now, better next iteration.
+        if depth >= 4 && tt_move.is_none() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        // Step 10. The move loop.
+        let context = self.context(ply);
+        let killers = self.histories.killers(ply);
+        let counter = self.histories.counter_move(&context);
+        let mut picker = MovePicker::new(tt_move, killers, counter);
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut move_count = 0;
+        let mut quiets_tried = [Move {
+            from: cozy_chess::Square::A1,
+            to: cozy_chess::Square::A1,
+            promotion: None,
+        }; MAX_MOVES];
+        let mut quiet_count = 0;
+        let mut captures_tried = quiets_tried;
+        let mut capture_count = 0;
+        let original_alpha = alpha;
+
+        while let Some(mv) = picker.next(board, &self.histories, &context) {
+            if Some(mv) == excluded || (root && !self.is_root_move(mv)) {
+                continue;
+            }
+            let quiet = is_quiet(board, mv);
+            move_count += 1;
+
+            if !root && best_score > -super::score::MATE_BOUND && has_non_pawn_material(board) {
+                if quiet {
+                    // Step 11. Late move pruning: enough quiet moves tried at low depth.
+                    if move_count > lmp_threshold(depth, improving) {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    // Step 12. Futility pruning: the static eval is too far below alpha
+                    // for a quiet move to help.
+                    if !in_check && depth <= 8 && eval + 100 + 90 * depth <= alpha {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    // Step 13. SEE pruning of quiet moves that lose material.
+                    if depth <= 8 && !see_ge(board, mv, -60 * depth) {
+                        continue;
+                    }
+                } else if depth <= 8
+                    && matches!(picker.stage(), Stage::BadCaptures)
+                    && !see_ge(board, mv, -25 * depth * depth)
+                {
+                    // Step 13b. SEE pruning of captures that lose too much.
+                    continue;
+                }
+            }
+
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            if root {
+                self.report_current_move(board, mv, move_count);
+            }
+            let gives_check = !child.checkers().is_empty();
+
+            // Step 14. Extensions: singular extension for a hash move that is much better
+            // than every alternative; check extension otherwise.
+            let mut extension = 0;
+            if !root
+                && Some(mv) == tt_move
+                && excluded.is_none()
+                && depth >= 8
+                && ply < 2 * self.root_depth as usize
+            {
+                if let Some(entry) = tt_entry.filter(|e| {
+                    e.depth >= depth - 3 && e.bound != Bound::Upper && !is_mate(e.score)
+                }) {
+                    let singular_beta = entry.score - 2 * depth;
+                    self.stack[ply].excluded = Some(mv);
+                    let score = self.negamax(
+                        board,
+                        singular_beta - 1,
+                        singular_beta,
+                        (depth - 1) / 2,
+                        ply,
+                        cut_node,
+                    );
+                    self.stack[ply].excluded = None;
+                    if self.control.stopped() {
+                        return 0;
+                    }
+                    if score < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        // Multi-cut: several moves beat beta.
+                        return singular_beta;
+                    }
+                }
+            }
+            if extension == 0 && gives_check {
+                extension = 1;
+            }
+
+            self.stack[ply + 1].moved = board.piece_on(mv.from).map(|p| (p, mv.to));
+            self.push_position(board);
+            let nodes_before = self.nodes;
+            let new_depth = depth - 1 + extension;
+
+            // Step 15. Principal variation search with late move reductions.
+            let mut score;
+            if move_count == 1 {
+                score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                let mut reduction = 0;
+                if depth >= 3 && move_count > 1 + usize::from(pv_node) && (quiet || !matches!(picker.stage(), Stage::GoodCaptures)) {
+                    reduction = self.lmr.reduction(depth, move_count, quiet);
+                    reduction -= i32::from(pv_node);
+                    reduction += i32::from(cut_node);
+                    reduction -= i32::from(improving);
+                    reduction -= i32::from(gives_check);
+                    if quiet {
+                        reduction -= self.histories.quiet_score(board, mv, &context) / 8192;
+                    }
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    true,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.pop_position();
+            if root {
+                self.record_root_nodes(mv, self.nodes - nodes_before);
+            }
+            if self.control.stopped() {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    self.pv.update(ply, mv);
+                    if root {
+                        self.root_best = Some((mv, score));
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+            if quiet && quiet_count < MAX_MOVES {
+                quiets_tried[quiet_count] = mv;
+                quiet_count += 1;
+            } else if !quiet && capture_count < MAX_MOVES {
+                captures_tried[capture_count] = mv;
+                capture_count += 1;
+            }
+        }
+
+        // Step 16. No legal move: mate or stalemate.
+        if move_count == 0 {
+            return if excluded.is_some() {
+                alpha
+            } else if in_check {
+                mated_in(ply)
+            } else {
+                0
+            };
+        }
+
+        // Step 17. History updates on a cutoff, and the transposition table store.
+        if best_score >= beta {
+            if let Some(best) = best_move {
+                if is_quiet(board, best) {
+                    self.histories.update_quiet_cutoff(
+                        board,
+                        best,
+                        &quiets_tried[..quiet_count],
+                        depth,
+                        ply,
+                        &context,
+                    );
+                } else {
+                    self.histories.update_capture_cutoff(
+                        board,
+                        best,
+                        &captures_tried[..capture_count],
+                        depth,
+                    );
+                }
+            }
+        }
+        if excluded.is_none() {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if best_score > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(key, best_move, best_score, static_eval, depth, bound, ply);
+        }
+        best_score
+    }
+
+    /// Searches captures (and every evasion when in check) until the position is quiet.
+    pub(super) fn quiescence(&mut self, board: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv.clear(ply);
+        self.nodes += 1;
+        if self.control.should_stop(self.nodes) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32 + 1);
+        if self.is_draw(board, ply) {
+            return self.draw_score();
+        }
+        let in_check = !board.checkers().is_empty();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(board) };
+        }
+
+        let key = board.hash();
+        let tt_entry = self.tt.probe(key, ply);
+        if let Some(entry) = tt_entry {
+            if match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => entry.score >= beta,
+                Bound::Upper => entry.score <= alpha,
+            } {
+                return entry.score;
+            }
+        }
+
+        // Stand pat: the side to move may decline every capture.
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt_entry.map_or_else(|| evaluate(board), |e| e.eval)
+        };
+        let mut best_score = static_eval;
+        if best_score >= beta {
+            return best_score;
+        }
+        alpha = alpha.max(best_score);
+
+        let context = self.context(ply);
+        let mut picker = MovePicker::new_qsearch(tt_entry.and_then(|e| e.mv), in_check);
+        let mut best_move = None;
+        let mut move_count = 0;
+        while let Some(mv) = picker.next(board, &self.histories, &context) {
+            move_count += 1;
+            if !in_check {
+                // Delta pruning: even winning the piece does not reach alpha.
+                let gain = captured_value(board, mv) + if mv.promotion.is_some() { 800 } else { 0 };
+                if static_eval + gain + 200 <= alpha {
+                    continue;
+                }
+                // SEE pruning: a capture that loses material cannot raise alpha.
+                if !see_ge(board, mv, 0) {
+                    continue;
+                }
+            }
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            self.stack[ply + 1].moved = board.piece_on(mv.from).map(|p| (p, mv.to));
+            self.push_position(board);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            self.pop_position();
+            if self.control.stopped() {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    self.pv.update(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, best_score, static_eval, 0, bound, ply);
+        best_score
+    }
+
+    fn context(&self, ply: usize) -> ContextMoves {
+        ContextMoves {
+            prev1: self.stack[ply].moved,
+            prev2: if ply >= 1 { self.stack[ply - 1].moved } else { None },
+        }
+    }
+}
+
+fn captured_piece(board: &Board, mv: Move) -> Option<Piece> {
+    let them = board.colors(!board.side_to_move());
+    if them.has(mv.to) {
+        board.piece_on(mv.to)
+    } else if board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file() {
+        Some(Piece::Pawn)
+    } else {
+        None
+    }
+}
+
+fn captured_value(board: &Board, mv: Move) -> i32 {
+    captured_piece(board, mv).map_or(0, |p| super::see::SEE_VALUES[p as usize])
+}
+
+fn has_non_pawn_material(board: &Board) -> bool {
+    let ours = board.colors(board.side_to_move());
+    !(ours & !(board.pieces(Piece::Pawn) | board.pieces(Piece::King))).is_empty()
+}
+
+fn rfp_margin(depth: i32, improving: bool) -> i32 {
+    80 * (depth - i32::from(improving))
+}
+
+fn lmp_threshold(depth: i32, improving: bool) -> usize {
+    let base = 3 + depth * depth;
+    (if improving { base } else { base / 2 }) as usize
+}

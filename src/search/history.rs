@@ -1,0 +1,378 @@
+//! Move-ordering statistics gathered by the search: which moves caused beta cutoffs.
+//!
+//! All scores move by "gravity" updates, `entry += bonus - entry * |bonus| / HISTORY_MAX`,
+//! which keep every entry within `±HISTORY_MAX` and let recent results outweigh old ones.
+//! One [`Histories`] lives per search thread, for the whole game (cleared on `ucinewgame`).
+
+use cozy_chess::{Board, Color, Move, Piece, Square};
+
+use super::score::MAX_PLY;
+
+/// The bound of every history entry.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// The moves that led to the current position, for continuation histories and the
+/// countermove: the piece that moved and its destination, one and two plies ago. `None`
+/// at the root and after a null move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ContextMoves {
+    pub prev1: Option<(Piece, Square)>,
+    pub prev2: Option<(Piece, Square)>,
+}
+
+impl ContextMoves {
+    /// The context one ply deeper, after `moved` (`None` for a null move) was played.
+    pub fn child(&self, moved: Option<(Piece, Square)>) -> ContextMoves {
+        ContextMoves {
+            prev1: moved,
+            prev2: self.prev1,
+        }
+    }
+}
+
+/// A score per (piece, destination square).
+type PieceTo = [[i16; Square::NUM]; Piece::NUM];
+
+/// Continuation history for one earlier ply: a [`PieceTo`] table for each (piece,
+/// destination) of the earlier move, indexed `[prev_piece][prev_to][piece][to]`.
+struct ContinuationHistory {
+    /// `Piece::NUM * Square::NUM` tables, indexed by `prev_piece * 64 + prev_to`.
+    tables: Box<[PieceTo]>,
+}
+
+impl ContinuationHistory {
+    fn new() -> ContinuationHistory {
+        ContinuationHistory {
+            tables: vec![[[0; Square::NUM]; Piece::NUM]; Piece::NUM * Square::NUM]
+                .into_boxed_slice(),
+        }
+    }
+
+    #[inline(always)]
+    fn table(&self, (piece, to): (Piece, Square)) -> &PieceTo {
+        &self.tables[piece as usize * Square::NUM + to as usize]
+    }
+
+    #[inline(always)]
+    fn table_mut(&mut self, (piece, to): (Piece, Square)) -> &mut PieceTo {
+        &mut self.tables[piece as usize * Square::NUM + to as usize]
+    }
+
+    fn clear(&mut self) {
+        self.tables.fill([[0; Square::NUM]; Piece::NUM]);
+    }
+}
+
+/// The move-ordering statistics of one search thread (about 600 KB, on the heap).
+pub struct Histories {
+    /// Butterfly history of quiet moves, `[color][from][to]`.
+    quiet: Box<[[[i16; Square::NUM]; Square::NUM]; Color::NUM]>,
+    /// Capture history, `[moved piece][to][captured piece]`; the king slot of the
+    /// captured piece (never captured) holds non-capturing promotions.
+    capture: [[[i16; Piece::NUM]; Square::NUM]; Piece::NUM],
+    /// Continuation histories of quiet moves, for the moves one and two plies back.
+    continuation: [ContinuationHistory; 2],
+    /// Two quiet moves per ply that caused cutoffs, the most recent first.
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    /// The quiet move that last refuted a move, by that move's `[piece][to]`.
+    counter: [[Option<Move>; Square::NUM]; Piece::NUM],
+}
+
+/// The capture-history slot of a non-capturing promotion: no move captures a king.
+const NO_VICTIM: usize = Piece::King as usize;
+
+impl Default for Histories {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Histories {
+    /// Empty statistics.
+    pub fn new() -> Histories {
+        Histories {
+            quiet: Box::new([[[0; Square::NUM]; Square::NUM]; Color::NUM]),
+            capture: [[[0; Piece::NUM]; Square::NUM]; Piece::NUM],
+            continuation: [ContinuationHistory::new(), ContinuationHistory::new()],
+            killers: [[None; 2]; MAX_PLY],
+            counter: [[None; Square::NUM]; Piece::NUM],
+        }
+    }
+
+    /// Forgets everything (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.quiet.fill([[0; Square::NUM]; Square::NUM]);
+        self.capture = [[[0; Piece::NUM]; Square::NUM]; Piece::NUM];
+        for table in &mut self.continuation {
+            table.clear();
+        }
+        self.killers = [[None; 2]; MAX_PLY];
+        self.counter = [[None; Square::NUM]; Piece::NUM];
+    }
+
+    /// Forgets the killers of `ply` (call before searching a node's children, so that
+    /// killers from an unrelated subtree do not linger two plies down).
+    pub fn clear_killers_at(&mut self, ply: usize) {
+        if let Some(killers) = self.killers.get_mut(ply) {
+            *killers = [None; 2];
+        }
+    }
+
+    /// The history bonus of a cutoff at `depth` (also the malus of the moves that
+    /// failed to cut).
+    pub fn bonus(depth: i32) -> i32 {
+        let depth = depth.clamp(1, 16);
+        (16 * depth * depth + 32 * depth).min(1200)
+    }
+
+    /// The two killers of `ply`, the most recent first.
+    pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+        self.killers.get(ply).copied().unwrap_or([None; 2])
+    }
+
+    /// The quiet move that last refuted the previous move of `cont`.
+    pub fn counter_move(&self, cont: &ContextMoves) -> Option<Move> {
+        cont.prev1
+            .and_then(|(piece, to)| self.counter[piece as usize][to as usize])
+    }
+
+    /// The ordering score of the quiet move `mv` of `board`: its butterfly history plus
+    /// its continuation histories.
+    pub fn quiet_score(&self, board: &Board, mv: Move, cont: &ContextMoves) -> i32 {
+        match board.piece_on(mv.from) {
+            Some(piece) => self.quiet_score_of(board.side_to_move(), piece, mv, cont),
+            None => 0,
+        }
+    }
+
+    /// [`Histories::quiet_score`] when the mover's colour and piece are known.
+    #[inline(always)]
+    pub fn quiet_score_of(&self, us: Color, piece: Piece, mv: Move, cont: &ContextMoves) -> i32 {
+        let mut score = i32::from(self.quiet[us as usize][mv.from as usize][mv.to as usize]);
+        for (table, prev) in self.continuation.iter().zip([cont.prev1, cont.prev2]) {
+            if let Some(prev) = prev {
+                score += i32::from(table.table(prev)[piece as usize][mv.to as usize]);
+            }
+        }
+        score
+    }
+
+    /// The capture history of `mv`, a capture or promotion of `board` (0 for a quiet
+    /// move).
+    pub fn capture_score(&self, board: &Board, mv: Move) -> i32 {
+        match capture_key(board, mv) {
+            Some((piece, to, victim)) => self.capture_score_of(piece, to, victim),
+            None => 0,
+        }
+    }
+
+    /// The capture history of `piece` taking `victim` (`None`: a promotion that captures
+    /// nothing) on `to`.
+    #[inline(always)]
+    pub fn capture_score_of(&self, piece: Piece, to: Square, victim: Option<Piece>) -> i32 {
+        let victim = victim.map_or(NO_VICTIM, |p| p as usize);
+        i32::from(self.capture[piece as usize][to as usize][victim])
+    }
+
+    /// Records that the quiet move `best` caused a cutoff at `depth`, `ply` plies from the
+    /// root, after the quiet moves `tried_quiets` failed to (`best` may be among them; it
+    /// is skipped). Also makes `best` a killer of `ply` and the countermove of the
+    /// previous move.
+    pub fn update_quiet_cutoff(
+        &mut self,
+        board: &Board,
+        best: Move,
+        tried_quiets: &[Move],
+        depth: i32,
+        ply: usize,
+        cont: &ContextMoves,
+    ) {
+        let us = board.side_to_move();
+        let bonus = Self::bonus(depth);
+        if let Some(piece) = board.piece_on(best.from) {
+            self.update_quiet(us, piece, best, bonus, cont);
+        }
+        for &mv in tried_quiets {
+            if mv != best {
+                if let Some(piece) = board.piece_on(mv.from) {
+                    self.update_quiet(us, piece, mv, -bonus, cont);
+                }
+            }
+        }
+        if let Some(killers) = self.killers.get_mut(ply) {
+            if killers[0] != Some(best) {
+                killers[1] = killers[0];
+                killers[0] = Some(best);
+            }
+        }
+        if let Some((piece, to)) = cont.prev1 {
+            self.counter[piece as usize][to as usize] = Some(best);
+        }
+    }
+
+    /// Records a cutoff by `best` at `depth` after the captures and promotions
+    /// `tried_captures` failed to cut (`best` may be among them; it is skipped). A capture
+    /// or promotion `best` gets a bonus; whatever `best` is, the others get a malus. Call
+    /// it for quiet cutoffs too, so that captures that failed to cut are penalised.
+    pub fn update_capture_cutoff(
+        &mut self,
+        board: &Board,
+        best: Move,
+        tried_captures: &[Move],
+        depth: i32,
+    ) {
+        let bonus = Self::bonus(depth);
+        if let Some(key) = capture_key(board, best) {
+            self.update_capture(key, bonus);
+        }
+        for &mv in tried_captures {
+            if mv != best {
+                if let Some(key) = capture_key(board, mv) {
+                    self.update_capture(key, -bonus);
+                }
+            }
+        }
+    }
+
+    fn update_quiet(&mut self, us: Color, piece: Piece, mv: Move, bonus: i32, cont: &ContextMoves) {
+        gravity(
+            &mut self.quiet[us as usize][mv.from as usize][mv.to as usize],
+            bonus,
+        );
+        for (table, prev) in self.continuation.iter_mut().zip([cont.prev1, cont.prev2]) {
+            if let Some(prev) = prev {
+                gravity(
+                    &mut table.table_mut(prev)[piece as usize][mv.to as usize],
+                    bonus,
+                );
+            }
+        }
+    }
+
+    fn update_capture(&mut self, (piece, to, victim): (Piece, Square, Option<Piece>), bonus: i32) {
+        let victim = victim.map_or(NO_VICTIM, |p| p as usize);
+        gravity(
+            &mut self.capture[piece as usize][to as usize][victim],
+            bonus,
+        );
+    }
+}
+
+/// The capture-history key of `mv` (moved piece, destination, captured piece), or `None`
+/// when `mv` is quiet (neither a capture nor a promotion) or no move of `board`.
+fn capture_key(board: &Board, mv: Move) -> Option<(Piece, Square, Option<Piece>)> {
+    let us = board.side_to_move();
+    let piece = board.piece_on(mv.from)?;
+    if board.colors(us).has(mv.to) {
+        return None; // castling
+    }
+    let victim = match board.piece_on(mv.to) {
+        Some(victim) => Some(victim),
+        None if piece == Piece::Pawn && mv.from.file() != mv.to.file() => Some(Piece::Pawn),
+        None if mv.promotion.is_some() => None,
+        None => return None,
+    };
+    Some((piece, mv.to, victim))
+}
+
+/// Moves `entry` toward `±HISTORY_MAX` by `bonus`, less as it nears the bound.
+#[inline(always)]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let current = i32::from(*entry);
+    let updated = current + bonus - current * bonus.abs() / HISTORY_MAX;
+    // The update never leaves ±HISTORY_MAX (which fits an i16); the clamp makes it plain.
+    *entry = updated.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(text: &str) -> Move {
+        text.parse().unwrap_or_else(|_| panic!("bad move {text}"))
+    }
+
+    #[test]
+    fn gravity_stays_bounded() {
+        let mut entry = 0i16;
+        for _ in 0..1000 {
+            gravity(&mut entry, HISTORY_MAX);
+            assert!(i32::from(entry) <= HISTORY_MAX);
+        }
+        assert_eq!(i32::from(entry), HISTORY_MAX);
+        for _ in 0..1000 {
+            gravity(&mut entry, -1200);
+            assert!(i32::from(entry) >= -HISTORY_MAX);
+        }
+        assert!(i32::from(entry) < -HISTORY_MAX + 1200);
+    }
+
+    #[test]
+    fn bonus_grows_then_saturates() {
+        assert!(Histories::bonus(1) > 0);
+        assert!(Histories::bonus(2) > Histories::bonus(1));
+        assert_eq!(Histories::bonus(100), 1200);
+        assert_eq!(Histories::bonus(-5), Histories::bonus(1));
+    }
+
+    #[test]
+    fn quiet_cutoff_updates_history_killers_and_countermove() {
+        let board = Board::default();
+        let mut histories = Histories::new();
+        let cont = ContextMoves {
+            prev1: Some((Piece::Pawn, Square::E5)),
+            prev2: Some((Piece::Knight, Square::F3)),
+        };
+        let best = mv("g1f3");
+        let tried = [mv("a2a3"), mv("h2h3"), best];
+        histories.update_quiet_cutoff(&board, best, &tried, 6, 3, &cont);
+        let best_score = histories.quiet_score(&board, best, &cont);
+        assert_eq!(best_score, 3 * Histories::bonus(6));
+        assert!(histories.quiet_score(&board, mv("a2a3"), &cont) < 0);
+        // Without context only the butterfly part remains.
+        let no_context = ContextMoves::default();
+        assert_eq!(
+            histories.quiet_score(&board, best, &no_context),
+            Histories::bonus(6)
+        );
+        assert_eq!(histories.killers(3), [Some(best), None]);
+        assert_eq!(histories.counter_move(&cont), Some(best));
+
+        // A second killer shifts the first; repeating a killer does not duplicate it.
+        histories.update_quiet_cutoff(&board, mv("b1c3"), &[], 6, 3, &cont);
+        histories.update_quiet_cutoff(&board, mv("b1c3"), &[], 6, 3, &cont);
+        assert_eq!(histories.killers(3), [Some(mv("b1c3")), Some(best)]);
+        histories.clear_killers_at(3);
+        assert_eq!(histories.killers(3), [None, None]);
+        assert_eq!(histories.killers(MAX_PLY + 5), [None, None]);
+
+        histories.clear();
+        assert_eq!(histories.quiet_score(&board, best, &cont), 0);
+        assert_eq!(histories.counter_move(&cont), None);
+    }
+
+    #[test]
+    fn capture_cutoff_updates_capture_history() {
+        let board = Board::from_fen(
+            "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            false,
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        let mut histories = Histories::new();
+        let capture = mv("e4d5");
+        histories.update_capture_cutoff(&board, capture, &[capture], 4);
+        assert_eq!(
+            histories.capture_score(&board, capture),
+            Histories::bonus(4)
+        );
+        assert_eq!(
+            histories.capture_score_of(Piece::Pawn, Square::D5, Some(Piece::Pawn)),
+            Histories::bonus(4)
+        );
+        // A quiet cutoff penalises the capture that failed.
+        histories.update_capture_cutoff(&board, mv("g1f3"), &[capture], 4);
+        assert!(histories.capture_score(&board, capture) < Histories::bonus(4));
+        assert_eq!(histories.capture_score(&board, mv("g1f3")), 0);
+    }
+}

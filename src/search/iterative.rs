@@ -1,0 +1,348 @@
+//! Iterative deepening: search depth 1, 2, 3, ... with aspiration windows around the
+//! previous score, one or more principal variations per depth (MultiPV), an `info` line
+//! per completed line, and the time manager deciding whether to start the next depth.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use cozy_chess::{Board, Move};
+use protocol::{Info, Response, Score, ScoreBound};
+
+use super::control::Control;
+use super::score::{is_mate, mate_moves, INFINITY, MAX_PLY};
+use super::thread_data::{Reporter, Searcher};
+use super::time::TimeManager;
+use super::tt::TranspositionTable;
+use super::{SearchJob, SearchOutcome};
+use crate::output::Output;
+use crate::position::{legal_moves, to_uci};
+
+/// How long the search runs before it starts printing `currmove` lines.
+const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+
+/// One principal variation found at a completed depth.
+#[derive(Clone, Debug)]
+struct Line {
+    score: i32,
+    moves: Vec<Move>,
+}
+
+/// Runs the iterative deepening loop on the calling thread.
+pub fn run(
+    job: &SearchJob,
+    root_moves: Vec<Move>,
+    tt: &TranspositionTable,
+    control: Control<'_>,
+    out: &Output,
+) -> SearchOutcome {
+    let board = &job.game.board;
+    let started = Instant::now();
+    let mut searcher = Searcher::new(tt, control, &job.game.history);
+    searcher.reporter = Some(Reporter {
+        out,
+        chess960: job.settings.chess960,
+    });
+    let max_depth = job
+        .limits
+        .depth
+        .map_or(MAX_PLY as i32 - 8, |d| (d as i32).clamp(1, MAX_PLY as i32 - 8));
+    let line_count = (job.settings.multipv as usize).clamp(1, root_moves.len());
+    let mut lines: Vec<Line> = Vec::new();
+    let mut stability = 0;
+    let mut previous_best = None;
+    let mut previous_score = 0;
+
+    for depth in 1..=max_depth {
+        searcher.root_depth = depth;
+        searcher.seldepth = 0;
+        searcher.root_nodes.clear();
+        let mut new_lines: Vec<Line> = Vec::with_capacity(line_count);
+        for index in 0..line_count {
+            searcher.root_moves = root_moves
+                .iter()
+                .copied()
+                .filter(|m| !new_lines.iter().any(|l| l.moves.first() == Some(m)))
+                .collect();
+            let guess = lines.get(index).map(|l| l.score);
+            match aspiration_search(&mut searcher, board, depth, guess, index, started, job) {
+                Some(line) => new_lines.push(line),
+                None => break,
+            }
+        }
+        let stopped = searcher.control.stopped();
+        if stopped {
+            // An interrupted depth still counts if it found a better first move.
+            if let Some((mv, score)) = searcher.root_best {
+                if new_lines.is_empty() && lines.first().map(|l| l.moves[0]) != Some(mv) {
+                    new_lines.push(Line {
+                        score,
+                        moves: vec![mv],
+                    });
+                }
+            }
+            if new_lines.is_empty() {
+                break;
+            }
+            // Keep the unfinished depth's lines only where they were completed.
+            for (i, line) in new_lines.into_iter().enumerate() {
+                if i < lines.len() {
+                    lines[i] = line;
+                } else {
+                    lines.push(line);
+                }
+            }
+            break;
+        }
+        new_lines.sort_by_key(|line| std::cmp::Reverse(line.score));
+        lines = new_lines;
+        report_lines(&searcher, board, &lines, depth, started, job);
+
+        // Stop conditions between iterations.
+        let best = lines[0].moves[0];
+        let score = lines[0].score;
+        stability = if previous_best == Some(best) {
+            stability + 1
+        } else {
+            0
+        };
+        let score_drop = previous_score - score;
+        previous_best = Some(best);
+        previous_score = score;
+        if let Some(mate) = job.limits.mate {
+            if is_mate(score) && score > 0 && mate_moves(score) <= mate as i32 {
+                break;
+            }
+        }
+        if searcher.control.pondering() {
+            continue;
+        }
+        let best_nodes = searcher
+            .root_nodes
+            .iter()
+            .find(|(m, _)| *m == best)
+            .map_or(0, |(_, n)| *n);
+        let fraction = best_nodes as f64 / searcher.nodes.max(1) as f64;
+        let elapsed = searcher.control.elapsed();
+        let single_reply = root_moves.len() == 1 && job.limits.clock.is_some();
+        if single_reply
+            || !searcher
+                .control
+                .time
+                .start_next_iteration(elapsed, stability, score_drop, fraction)
+        {
+            break;
+        }
+    }
+
+    let best_line = lines.first();
+    let best = best_line
+        .and_then(|l| l.moves.first().copied())
+        .or_else(|| root_moves.first().copied());
+    let ponder = best_line.and_then(|l| l.moves.get(1).copied()).or_else(|| {
+        let mv = best?;
+        let mut after = board.clone();
+        after.try_play(mv).ok()?;
+        tt.probe(after.hash(), 0)
+            .and_then(|e| e.mv)
+            .filter(|&reply| after.is_legal(reply))
+    });
+    SearchOutcome {
+        best,
+        ponder,
+        nodes: searcher.nodes,
+    }
+}
+
+/// Searches one line at `depth` with a window around `guess`, widening it on failure.
+/// Returns `None` when the search was stopped before the line was settled.
+fn aspiration_search(
+    searcher: &mut Searcher<'_>,
+    board: &Board,
+    depth: i32,
+    guess: Option<i32>,
+    index: usize,
+    started: Instant,
+    job: &SearchJob,
+) -> Option<Line> {
+    let mut delta = 15;
+    let (mut alpha, mut beta) = match guess {
+        Some(score) if depth >= 4 && !is_mate(score) => {
+            ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
+        }
+        _ => (-INFINITY, INFINITY),
+    };
+    searcher.root_best = None;
+    loop {
+        let score = searcher.negamax(board, alpha, beta, depth, 0, false);
+        if searcher.control.stopped() {
+            return None;
+        }
+        let moves = searcher.pv.root_line();
+        if score <= alpha {
+            // Fail low: the line is worse than thought; widen downwards.
+            report_bound(searcher, board, score, ScoreBound::Upper, &moves, depth, index, started, job);
+            beta = (alpha + beta) / 2;
+            alpha = (score - delta).max(-INFINITY);
+        } else if score >= beta {
+            report_bound(searcher, board, score, ScoreBound::Lower, &moves, depth, index, started, job);
+            beta = (score + delta).min(INFINITY);
+        } else {
+            let moves = if moves.is_empty() {
+                searcher.root_best.map(|(m, _)| vec![m]).unwrap_or_default()
+            } else {
+                moves
+            };
+            return (!moves.is_empty()).then_some(Line { score, moves });
+        }
+        delta += delta / 2;
+        if delta > 1000 {
+            alpha = -INFINITY;
+            beta = INFINITY;
+        }
+    }
+}
+
+fn uci_score(score: i32) -> Score {
+    if is_mate(score) {
+        Score::Mate(mate_moves(score))
+    } else {
+        Score::Cp(score)
+    }
+}
+
+fn pv_text(board: &Board, moves: &[Move], chess960: bool) -> Vec<protocol::UciMove> {
+    let mut position = board.clone();
+    let mut text = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        if !position.is_legal(mv) {
+            break;
+        }
+        text.push(to_uci(&position, mv, chess960));
+        position.play_unchecked(mv);
+    }
+    text
+}
+
+#[allow(clippy::too_many_arguments)]
+fn info_for(
+    searcher: &Searcher<'_>,
+    board: &Board,
+    score: i32,
+    bound: ScoreBound,
+    moves: &[Move],
+    depth: i32,
+    index: usize,
+    started: Instant,
+    job: &SearchJob,
+) -> Info {
+    let elapsed = started.elapsed();
+    let millis = elapsed.as_millis() as u64;
+    Info {
+        depth: Some(depth as u32),
+        seldepth: Some(searcher.seldepth.max(depth as u32)),
+        multipv: Some(index as u32 + 1),
+        score: Some((uci_score(score), bound)),
+        nodes: Some(searcher.nodes),
+        nps: Some((searcher.nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64),
+        hashfull: Some(searcher.tt.hashfull()),
+        time: Some(millis),
+        pv: pv_text(board, moves, job.settings.chess960),
+        ..Info::default()
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn report_bound(
+    searcher: &Searcher<'_>,
+    board: &Board,
+    score: i32,
+    bound: ScoreBound,
+    moves: &[Move],
+    depth: i32,
+    index: usize,
+    started: Instant,
+    job: &SearchJob,
+) {
+    if let Some(reporter) = &searcher.reporter {
+        let info = info_for(searcher, board, score, bound, moves, depth, index, started, job);
+        reporter.out.send(&Response::Info(info));
+    }
+}
+
+fn report_lines(
+    searcher: &Searcher<'_>,
+    board: &Board,
+    lines: &[Line],
+    depth: i32,
+    started: Instant,
+    job: &SearchJob,
+) {
+    if let Some(reporter) = &searcher.reporter {
+        for (index, line) in lines.iter().enumerate() {
+            let info = info_for(
+                searcher,
+                board,
+                line.score,
+                ScoreBound::Exact,
+                &line.moves,
+                depth,
+                index,
+                started,
+                job,
+            );
+            reporter.out.send(&Response::Info(info));
+        }
+    }
+}
+
+impl Searcher<'_> {
+    /// `info currmove` for the root move about to be searched, once the search is long.
+    pub(super) fn report_current_move(&self, board: &Board, mv: Move, number: usize) {
+        if let Some(reporter) = &self.reporter {
+            if self.control.elapsed() >= CURRMOVE_AFTER {
+                reporter.out.send(&Response::Info(Info {
+                    depth: Some(self.root_depth as u32),
+                    currmove: Some(to_uci(board, mv, reporter.chess960)),
+                    currmovenumber: Some(number as u32),
+                    ..Info::default()
+                }));
+            }
+        }
+    }
+}
+
+/// Starts a search on the calling thread: the entry point behind [`super::search`].
+pub fn start(
+    job: &SearchJob,
+    tt: &TranspositionTable,
+    signals: &mut super::signals::Signals,
+    out: &Output,
+) -> SearchOutcome {
+    let board = &job.game.board;
+    let mut root_moves = legal_moves(board);
+    if !job.limits.searchmoves.is_empty() {
+        root_moves.retain(|m| job.limits.searchmoves.contains(m));
+    }
+    if root_moves.is_empty() {
+        let score = if board.checkers().is_empty() {
+            Score::Cp(0)
+        } else {
+            Score::Mate(0)
+        };
+        out.send(&Response::Info(Info {
+            depth: Some(0),
+            score: Some((score, ScoreBound::Exact)),
+            ..Info::default()
+        }));
+        return SearchOutcome::default();
+    }
+    tt.new_search();
+    let time = TimeManager::new(
+        &job.limits,
+        job.settings.move_overhead,
+        u32::from(board.fullmove_number()),
+    );
+    let stop = AtomicBool::new(false);
+    let control = Control::new(Some(signals), &stop, time, job.limits.nodes);
+    run(job, root_moves, tt, control, out)
+}

@@ -1,0 +1,239 @@
+//! What one search thread carries through the tree: the stack of per-ply facts, the
+//! principal variation, the move-ordering statistics, the positions on the path (for
+//! repetitions) and the node counters.
+
+use cozy_chess::{Board, Move, Piece, Square};
+
+use super::control::Control;
+use super::history::Histories;
+use super::score::{INFINITY, MAX_PLY};
+use super::tt::TranspositionTable;
+
+/// More than the legal moves of any position.
+pub const MAX_MOVES: usize = 256;
+
+/// Facts about one ply of the current line.
+#[derive(Clone, Copy)]
+pub struct Frame {
+    pub static_eval: i32,
+    /// The piece that moved to reach this ply and where it went (`None` after a null
+    /// move or at the root).
+    pub moved: Option<(Piece, Square)>,
+    /// A move skipped by the singular-extension search.
+    pub excluded: Option<Move>,
+    pub null_allowed: bool,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            static_eval: -INFINITY,
+            moved: None,
+            excluded: None,
+            null_allowed: true,
+        }
+    }
+}
+
+/// The triangular principal-variation table.
+pub struct PvTable {
+    lines: Vec<[Option<Move>; MAX_PLY + 1]>,
+    lengths: [usize; MAX_PLY + 1],
+}
+
+impl PvTable {
+    fn new() -> PvTable {
+        PvTable {
+            lines: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            lengths: [0; MAX_PLY + 1],
+        }
+    }
+
+    pub fn clear(&mut self, ply: usize) {
+        self.lengths[ply] = ply;
+    }
+
+    /// `mv` is best at `ply`: the line becomes `mv` followed by the child's line.
+    pub fn update(&mut self, ply: usize, mv: Move) {
+        self.lines[ply][ply] = Some(mv);
+        let child_len = self.lengths[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.lines[ply][i] = self.lines[ply + 1][i];
+        }
+        self.lengths[ply] = child_len;
+    }
+
+    /// The principal variation from the root.
+    pub fn root_line(&self) -> Vec<Move> {
+        self.lines[0][..self.lengths[0]]
+            .iter()
+            .map_while(|m| *m)
+            .collect()
+    }
+}
+
+/// Late-move-reduction amounts by depth and move number: `base + ln(d) ln(m) / divisor`.
+pub struct Reductions {
+    quiet: Vec<[i32; 64]>,
+    noisy: Vec<[i32; 64]>,
+}
+
+impl Reductions {
+    fn new() -> Reductions {
+        let table = |base: f64, divisor: f64| {
+            let mut rows = vec![[0; 64]; 64];
+            for (depth, row) in rows.iter_mut().enumerate().skip(1) {
+                for (count, cell) in row.iter_mut().enumerate().skip(1) {
+                    *cell = (base + (depth as f64).ln() * (count as f64).ln() / divisor) as i32;
+                }
+            }
+            rows
+        };
+        Reductions {
+            quiet: table(0.75, 2.25),
+            noisy: table(-0.25, 2.5),
+        }
+    }
+
+    pub fn reduction(&self, depth: i32, move_count: usize, quiet: bool) -> i32 {
+        let d = depth.clamp(0, 63) as usize;
+        let m = move_count.min(63);
+        if quiet {
+            self.quiet[d][m]
+        } else {
+            self.noisy[d][m]
+        }
+    }
+}
+
+/// One search thread's state.
+pub struct Searcher<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: Control<'a>,
+    pub histories: Box<Histories>,
+    pub lmr: Reductions,
+    pub stack: Vec<Frame>,
+    pub pv: PvTable,
+    /// Hashes of the game's earlier positions, then of the positions on the current path.
+    pub path: Vec<u64>,
+    /// Length of `path` at the root: entries before it come from the game.
+    pub root_index: usize,
+    pub nodes: u64,
+    pub seldepth: u32,
+    pub root_depth: i32,
+    /// The root moves to search this iteration (searchmoves, less MultiPV exclusions).
+    pub root_moves: Vec<Move>,
+    /// Nodes spent under each root move in the current iteration.
+    pub root_nodes: Vec<(Move, u64)>,
+    /// The best root move of the iteration so far, with its score.
+    pub root_best: Option<(Move, i32)>,
+    /// Where `currmove` lines go (main thread only).
+    pub reporter: Option<Reporter<'a>>,
+}
+
+/// The main thread's link to the GUI during the search.
+pub struct Reporter<'a> {
+    pub out: &'a crate::output::Output,
+    pub chess960: bool,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        tt: &'a TranspositionTable,
+        control: Control<'a>,
+        game_history: &[u64],
+    ) -> Searcher<'a> {
+        let mut path = Vec::with_capacity(game_history.len() + MAX_PLY + 8);
+        path.extend_from_slice(game_history);
+        Searcher {
+            tt,
+            control,
+            histories: Box::new(Histories::new()),
+            lmr: Reductions::new(),
+            stack: vec![Frame::default(); MAX_PLY + 8],
+            pv: PvTable::new(),
+            root_index: path.len(),
+            path,
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            root_moves: Vec::new(),
+            root_nodes: Vec::new(),
+            root_best: None,
+            reporter: None,
+        }
+    }
+
+    /// Remembers `board` as the position before the move about to be made.
+    #[inline]
+    pub fn push_position(&mut self, board: &Board) {
+        self.path.push(board.hash());
+    }
+
+    #[inline]
+    pub fn pop_position(&mut self) {
+        self.path.pop();
+    }
+
+    /// Fifty-move rule, repetition (twice inside the tree, three times counting the
+    /// game before the root) and insufficient material.
+    pub fn is_draw(&self, board: &Board, ply: usize) -> bool {
+        let _ = ply;
+        if board.halfmove_clock() >= 100 && board.checkers().is_empty() {
+            return true;
+        }
+        if insufficient_material(board) {
+            return true;
+        }
+        let key = board.hash();
+        let reversible = board.halfmove_clock() as usize;
+        let mut seen_before_root = 0;
+        // Positions with the same side to move are 2, 4, ... plies back.
+        let mut index = self.path.len();
+        let mut back = 2;
+        while back <= reversible && index >= 2 {
+            index -= 2;
+            if self.path[index] == key {
+                if index >= self.root_index {
+                    return true;
+                }
+                seen_before_root += 1;
+                if seen_before_root >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// The score of a draw; a tiny node-dependent wobble keeps the search from
+    /// settling on the first drawing line it sees.
+    #[inline]
+    pub fn draw_score(&self) -> i32 {
+        1 - (self.nodes & 2) as i32
+    }
+
+    pub fn is_root_move(&self, mv: Move) -> bool {
+        self.root_moves.contains(&mv)
+    }
+
+    pub fn record_root_nodes(&mut self, mv: Move, nodes: u64) {
+        if let Some(entry) = self.root_nodes.iter_mut().find(|(m, _)| *m == mv) {
+            entry.1 += nodes;
+        } else {
+            self.root_nodes.push((mv, nodes));
+        }
+    }
+}
+
+/// Neither side can mate: bare kings, or a single minor piece against a bare king.
+pub fn insufficient_material(board: &Board) -> bool {
+    let heavy_or_pawns =
+        board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    if !heavy_or_pawns.is_empty() {
+        return false;
+    }
+    let minors = board.pieces(Piece::Knight) | board.pieces(Piece::Bishop);
+    minors.len() <= 1
+}
