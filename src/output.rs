@@ -34,6 +34,15 @@ impl Output {
         self.line(&response.to_string());
     }
 
+    /// Runs `first` while holding the output lock, then writes `response`: whoever is
+    /// told about `first` cannot print anything before `response` is out.
+    pub fn send_after(&self, first: impl FnOnce(), response: &Response) {
+        let mut writer = self.writer.lock();
+        first();
+        let _ = writeln!(writer, "{response}");
+        let _ = writer.flush();
+    }
+
     /// Writes `info string <text>`.
     pub fn info_string(&self, text: &str) {
         self.send(&Response::Info(Info::string(text)));

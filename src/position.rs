@@ -135,13 +135,13 @@ fn parse_placement(text: &str) -> Result<Squares, PositionError> {
                     PositionError::Placement(format!("unexpected character '{c}'"))
                 })?;
                 if file >= 8 {
-                    break;
+                    return Err(too_long(rank));
                 }
                 squares[rank * 8 + file] = Some(piece);
                 file += 1;
             }
             if file > 8 {
-                break;
+                return Err(too_long(rank));
             }
         }
         if file != 8 {
@@ -152,6 +152,10 @@ fn parse_placement(text: &str) -> Result<Squares, PositionError> {
         }
     }
     Ok(squares)
+}
+
+fn too_long(rank: usize) -> PositionError {
+    PositionError::Placement(format!("rank {} describes more than 8 squares", rank + 1))
 }
 
 fn piece_from_letter(c: char) -> Option<(Piece, Color)> {

@@ -152,6 +152,13 @@ fn run(request: Request, out: &Output) {
             .is_legal(reply)
             .then(|| to_uci(&after, reply, chess960))
     });
-    out.send(&Response::BestMove { best, ponder });
-    let _ = request.done.send(());
+    // The facade learns that the search is over before the GUI can read `bestmove`, so
+    // a `go` sent straight after it is accepted; holding the output lock meanwhile keeps
+    // a `readyok` from overtaking the `bestmove`.
+    out.send_after(
+        || {
+            let _ = request.done.send(());
+        },
+        &Response::BestMove { best, ponder },
+    );
 }

@@ -1,0 +1,1165 @@
+//! Whole UCI sessions against the real `cutoff` binary, over pipes.
+//!
+//! These tests check the protocol (what is answered, in which order, how often), not
+//! the strength of the search: apart from mates in one, any legal move is accepted.
+//! Moves are checked against the engine's own `go perft 1` list of the position.
+
+mod common;
+
+use std::thread;
+use std::time::Duration;
+
+use common::{is_error, is_search_info, parse_bestmove, EngineProcess, SHORT, TIMEOUT};
+
+const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// White mates with Rd8 (back-rank mate).
+const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+/// Black to move is checkmated (Qg7 protected by Kg6).
+const CHECKMATED: &str = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
+/// Black to move is stalemated.
+const STALEMATED: &str = "7k/8/6QK/8/8/8/8/8 b - - 0 1";
+/// Few legal moves: quick searches whatever the search does.
+const TINY: &str = "7k/8/8/8/8/8/8/K7 w - - 0 1";
+
+/// `position startpos moves e2e4` has 20 black replies; perft 1 proves it is in place.
+const AFTER_E4: &str = "position startpos moves e2e4";
+const AFTER_E4_REPLIES: u64 = 20;
+
+/// Starts an engine and checks that it answers `isready`.
+fn start() -> EngineProcess {
+    let mut engine = EngineProcess::start();
+    let early = engine.sync();
+    if !early.is_empty() {
+        engine.fail("the engine printed something before any command");
+    }
+    engine
+}
+
+/// Asserts that `position` (a full `position ...` command) is the current position,
+/// by comparing `go perft 1` with `replies`.
+#[track_caller]
+fn assert_replies(engine: &mut EngineProcess, replies: u64, context: &str) {
+    let perft = engine.perft(1);
+    if perft.total != replies {
+        engine.fail(&format!(
+            "{context}: expected {replies} legal moves (perft 1), got {}",
+            perft.total
+        ));
+    }
+}
+
+/// The only `bestmove` line among `lines`, parsed; fails if there is not exactly one or
+/// it is not the last line.
+#[track_caller]
+fn single_bestmove(engine: &EngineProcess, lines: &[String]) -> (String, Option<String>) {
+    let bestmoves: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    if bestmoves.len() != 1 {
+        engine.fail(&format!(
+            "expected exactly one bestmove, got {}",
+            bestmoves.len()
+        ));
+    }
+    if !lines.last().is_some_and(|l| l.starts_with("bestmove")) {
+        engine.fail("the bestmove is not the last line of the search");
+    }
+    parse_bestmove(bestmoves[0])
+        .unwrap_or_else(|| engine.fail(&format!("malformed bestmove line: {}", bestmoves[0])))
+}
+
+/// Checks that `bestmove` (and its ponder move, if any) is legal after `position` (a
+/// full `position ...` command, which is sent again to check the ponder move and
+/// restored afterwards).
+#[track_caller]
+fn assert_legal_bestmove(
+    engine: &mut EngineProcess,
+    position: &str,
+    (best, ponder): &(String, Option<String>),
+) {
+    engine.send(position);
+    let legal = engine.legal_moves();
+    if !legal.contains(best) {
+        engine.fail(&format!("bestmove {best} is not legal here: {legal:?}"));
+    }
+    if let Some(ponder) = ponder {
+        let joiner = if position.contains(" moves") {
+            " "
+        } else {
+            " moves "
+        };
+        engine.send(&format!("{position}{joiner}{best}"));
+        let replies = engine.legal_moves();
+        if !replies.contains(ponder) {
+            engine.fail(&format!(
+                "ponder move {ponder} is not legal after {best}: {replies:?}"
+            ));
+        }
+        engine.send(position);
+    }
+}
+
+/// Runs `go ...` to its end and returns the search's lines (the bestmove last), after
+/// checking that exactly one bestmove came and no second one follows.
+#[track_caller]
+fn search(engine: &mut EngineProcess, go: &str) -> (Vec<String>, (String, Option<String>)) {
+    engine.send(go);
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let best = single_bestmove(engine, &lines);
+    let after = engine.sync();
+    assert_no_bestmove(engine, &after, "after the search ended");
+    (lines, best)
+}
+
+#[track_caller]
+fn assert_no_bestmove(engine: &EngineProcess, lines: &[String], when: &str) {
+    if let Some(line) = lines.iter().find(|l| l.starts_with("bestmove")) {
+        engine.fail(&format!("unexpected `{line}` {when}"));
+    }
+}
+
+/// Waits for the first `info` line of the running search (not an `info string`).
+#[track_caller]
+fn wait_for_search_info(engine: &mut EngineProcess) {
+    let lines = engine.read_until(|l| is_search_info(l) || l.starts_with("bestmove"), TIMEOUT);
+    assert_no_bestmove(engine, &lines, "while waiting for the first info line");
+}
+
+/// The pieces on rank `rank` (1..=8) of a FEN, one char per file (`.` when empty).
+fn fen_rank(fen: &str, rank: usize) -> String {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    let row = placement.split('/').nth(8 - rank).unwrap_or("");
+    let mut squares = String::new();
+    for c in row.chars() {
+        match c.to_digit(10) {
+            Some(n) => squares.extend(std::iter::repeat_n('.', n as usize)),
+            None => squares.push(c),
+        }
+    }
+    squares
+}
+
+// ---------------------------------------------------------------------------------
+// Handshake
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn handshake_identifies_the_engine_and_declares_its_options() {
+    let mut engine = start();
+    engine.send("uci");
+    let lines = engine.read_until(|l| l == "uciok", SHORT);
+    let body = &lines[..lines.len() - 1];
+    if !body
+        .first()
+        .is_some_and(|l| l.starts_with("id name Cutoff"))
+    {
+        engine.fail("the first line after `uci` is not `id name Cutoff ...`");
+    }
+    if !body
+        .get(1)
+        .is_some_and(|l| l.starts_with("id author ") && l.len() > 10)
+    {
+        engine.fail("the second line after `uci` is not `id author ...`");
+    }
+    if let Some(stray) = body[2..].iter().find(|l| !l.starts_with("option name ")) {
+        engine.fail(&format!(
+            "unexpected line between the ids and uciok: {stray}"
+        ));
+    }
+    let expected = [
+        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Threads type spin default 1 min 1 max ",
+        "option name Clear Hash type button",
+        "option name Move Overhead type spin default ",
+        "option name MultiPV type spin default 1 min 1 max ",
+        "option name Ponder type check default ",
+        "option name UCI_Chess960 type check default false",
+    ];
+    for prefix in expected {
+        let found = body[2..].iter().filter(|l| l.starts_with(prefix)).count();
+        if found != 1 {
+            engine.fail(&format!(
+                "expected one option line starting `{prefix}`, found {found}"
+            ));
+        }
+    }
+    if body.len() != 2 + expected.len() {
+        engine.fail(&format!(
+            "expected 2 id lines and {} options, got {} lines",
+            expected.len(),
+            body.len()
+        ));
+    }
+    let after = engine.sync();
+    if !after.is_empty() {
+        engine.fail("`isready` after `uciok` should be answered by `readyok` alone");
+    }
+    // `uci` may be sent again (some GUIs do); the answer is the same.
+    engine.send("uci");
+    let again = engine.read_until(|l| l == "uciok", SHORT);
+    if again != lines {
+        engine.fail("a second `uci` got a different answer");
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Rejected positions
+// ---------------------------------------------------------------------------------
+
+/// FENs the engine must reject, with a word its error message should contain.
+const BAD_FENS: &[(&str, &str, &str)] = &[
+    (
+        "7 ranks",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+        "rank",
+    ),
+    (
+        "9 squares on a rank",
+        "rnbqkbnrp/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rank",
+    ),
+    (
+        "unknown piece letter",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+        "placement",
+    ),
+    (
+        "two white kings",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKKNR w KQkq - 0 1",
+        "king",
+    ),
+    ("no black king", "8/8/8/8/8/8/8/4K3 w - - 0 1", "king"),
+    ("pawn on rank 1", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "pawn"),
+    ("pawn on rank 8", "p3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawn"),
+    (
+        "side not to move in check",
+        "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1",
+        "check",
+    ),
+    ("bad side to move", "4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side"),
+    (
+        "castling right without its rook",
+        "4k3/8/8/8/8/8/8/4K2R w KQ - 0 1",
+        "castling",
+    ),
+    (
+        "castling right for a king off its back rank",
+        "8/4k3/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "castling",
+    ),
+    (
+        "Chess960 castling rights in standard chess",
+        "4k3/8/8/8/8/8/8/RK3R2 w KQ - 0 1",
+        "castling",
+    ),
+    (
+        "garbage castling field",
+        "4k3/8/8/8/8/8/8/R3K2R w XY - 0 1",
+        "castling",
+    ),
+    (
+        "en-passant square not behind a pawn that just moved",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
+        "en-passant",
+    ),
+    (
+        "en-passant square of the wrong side",
+        "4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1",
+        "en-passant",
+    ),
+    (
+        "en-passant field not a square",
+        "4k3/8/8/8/8/8/8/4K3 w - e9 0 1",
+        "en-passant",
+    ),
+    ("too few fields", "4k3/8/8/8/8/8/8/4K3 w -", "field"),
+    (
+        "too many fields",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra",
+        "field",
+    ),
+    (
+        "bad halfmove clock",
+        "4k3/8/8/8/8/8/8/4K3 w - - x 1",
+        "halfmove",
+    ),
+    (
+        "fullmove number 0",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 0",
+        "fullmove",
+    ),
+    (
+        "nine white pawns",
+        "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1",
+        "white",
+    ),
+];
+
+#[test]
+fn rejected_fens_answer_one_error_and_keep_the_previous_position() {
+    let mut engine = start();
+    engine.send(AFTER_E4);
+    assert_replies(&mut engine, AFTER_E4_REPLIES, "after e2e4");
+    for (what, fen, _) in BAD_FENS {
+        engine.send(&format!("position fen {fen}"));
+        let answer = engine.sync();
+        if answer.len() != 1 || !is_error(&answer[0]) {
+            engine.fail(&format!(
+                "{what}: expected exactly one `info string error:` line, got {answer:?}"
+            ));
+        }
+        assert_replies(
+            &mut engine,
+            AFTER_E4_REPLIES,
+            &format!("after rejecting {what}"),
+        );
+        // The same FEN with moves after it is rejected too.
+        engine.send(&format!("position fen {fen} moves e1e2"));
+        let answer = engine.sync();
+        if answer.len() != 1 || !is_error(&answer[0]) {
+            engine.fail(&format!(
+                "{what} with moves: expected one error, got {answer:?}"
+            ));
+        }
+    }
+    assert_replies(&mut engine, AFTER_E4_REPLIES, "after all the rejected FENs");
+    // A valid en-passant square is accepted (sanity check of the en-passant case).
+    engine.send("position fen 4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1");
+    let answer = engine.sync();
+    if !answer.is_empty() {
+        engine.fail(&format!("a valid FEN was rejected: {answer:?}"));
+    }
+    assert_replies(&mut engine, 5, "the valid en-passant FEN");
+}
+
+/// The error message names what is wrong with the FEN (the field or the rule).
+#[test]
+fn fen_errors_name_the_faulty_field() {
+    let mut engine = start();
+    let mut wrong = Vec::new();
+    for (what, fen, word) in BAD_FENS {
+        engine.send(&format!("position fen {fen}"));
+        let answer = engine.sync();
+        let message = answer.first().cloned().unwrap_or_default();
+        if !message.to_lowercase().contains(word) {
+            wrong.push(format!(
+                "{what}: expected a message about `{word}`, got `{message}`"
+            ));
+        }
+    }
+    if !wrong.is_empty() {
+        engine.fail(&wrong.join("\n"));
+    }
+}
+
+#[test]
+fn move_list_with_an_illegal_40th_move_is_rejected_whole() {
+    let mut engine = start();
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let legal: Vec<&str> = shuffle.iter().copied().cycle().take(39).collect();
+    // The 39 legal moves alone are accepted: Black to move, knight on f6.
+    engine.send(&format!("position startpos moves {}", legal.join(" ")));
+    let answer = engine.sync();
+    if !answer.is_empty() {
+        engine.fail(&format!("39 legal moves were rejected: {answer:?}"));
+    }
+    assert_replies(&mut engine, 22, "after the 39 knight moves");
+
+    engine.send(AFTER_E4);
+    assert_replies(&mut engine, AFTER_E4_REPLIES, "after e2e4");
+    // The 40th move is White's e2e4 with Black to move.
+    engine.send(&format!("position startpos moves {} e2e4", legal.join(" ")));
+    let answer = engine.sync();
+    if answer.len() != 1 || !is_error(&answer[0]) {
+        engine.fail(&format!("expected exactly one error line, got {answer:?}"));
+    }
+    if !answer[0].contains("40") || !answer[0].contains("e2e4") {
+        engine.fail("the error does not name the 40th move (e2e4)");
+    }
+    assert_replies(
+        &mut engine,
+        AFTER_E4_REPLIES,
+        "after the rejected move list",
+    );
+
+    // An illegal move in the middle of a list, and a syntactically bad move.
+    for moves in [
+        "e2e4 e7e5 e4e5 d7d5",
+        "e2e4 e7e5 e1e3",
+        "e2e4 e7e9",
+        "e2e4 moves",
+    ] {
+        engine.send(&format!("position startpos moves {moves}"));
+        let answer = engine.sync();
+        if answer.len() != 1 || !is_error(&answer[0]) {
+            engine.fail(&format!(
+                "`{moves}`: expected exactly one error line, got {answer:?}"
+            ));
+        }
+        assert_replies(&mut engine, AFTER_E4_REPLIES, &format!("after `{moves}`"));
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Malformed commands
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn malformed_commands_get_exactly_one_error_each_and_change_nothing() {
+    let mut engine = start();
+    engine.send(AFTER_E4);
+    let malformed = [
+        "go depth abc",
+        "go depth",
+        "go wtime -5",
+        "go nodes 1e6",
+        "go depth 3 perft 2",
+        "go searchmoves e2e4",
+        "go bogus",
+        "foo",
+        "UCI",
+        "isready now",
+        "perft",
+        "position",
+        "position fen",
+        "position startpos e2e4",
+        "setoption name Hash value 0",
+        "setoption name Hash value 65537",
+        "setoption name Hash value abc",
+        "setoption name Hash value -1",
+        "setoption name Hash",
+        "setoption name Threads value 0",
+        "setoption name MultiPV value many",
+        "setoption name UCI_Chess960 value yes",
+        "setoption name NoSuchOption value 1",
+        "setoption Hash 3",
+        "setoption",
+    ];
+    for command in malformed {
+        engine.send(command);
+        let answer = engine.sync();
+        if answer.len() != 1 || !is_error(&answer[0]) {
+            engine.fail(&format!(
+                "`{command}`: expected exactly one `info string error:` line, got {answer:?}"
+            ));
+        }
+    }
+    // Nothing changed: same position, standard castling notation, and searches work.
+    assert_replies(
+        &mut engine,
+        AFTER_E4_REPLIES,
+        "after the malformed commands",
+    );
+    let (_, best) = search(&mut engine, "go depth 1");
+    assert_legal_bestmove(&mut engine, AFTER_E4, &best);
+    // A valid Hash size is still accepted after the bad ones.
+    engine.send("setoption name Hash value 1");
+    engine.send("setoption name Clear Hash");
+    let answer = engine.sync();
+    if !answer.is_empty() {
+        engine.fail(&format!(
+            "valid setoption commands were answered: {answer:?}"
+        ));
+    }
+    let (_, best) = search(&mut engine, "go depth 2");
+    assert_legal_bestmove(&mut engine, AFTER_E4, &best);
+}
+
+#[test]
+fn stop_and_ponderhit_without_a_search_are_ignored() {
+    let mut engine = start();
+    engine.send("stop");
+    engine.send("ponderhit");
+    engine.send("ucinewgame");
+    let answer = engine.sync();
+    if !answer.is_empty() {
+        engine.fail(&format!("expected no output, got {answer:?}"));
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Searching: stop, isready, ponder
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn isready_during_go_infinite_then_stop_gives_exactly_one_bestmove() {
+    let mut engine = start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    wait_for_search_info(&mut engine);
+    let lines = engine.sync();
+    assert_no_bestmove(&engine, &lines, "before `stop` (answering isready)");
+    // An infinite search never ends by itself: still no bestmove a moment later.
+    thread::sleep(Duration::from_millis(300));
+    let lines = engine.sync();
+    assert_no_bestmove(&engine, &lines, "before `stop` (300 ms later)");
+    engine.send("stop");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let best = single_bestmove(&engine, &lines);
+    let after = engine.sync();
+    assert_no_bestmove(&engine, &after, "after the bestmove that answered stop");
+    engine.send("stop");
+    let after = engine.sync();
+    assert_no_bestmove(&engine, &after, "after a second stop");
+    assert_legal_bestmove(&mut engine, "position startpos", &best);
+}
+
+#[test]
+fn go_ponder_waits_for_ponderhit_then_plays_on_the_clock() {
+    let mut engine = start();
+    let position = "position startpos moves e2e4 e7e5";
+    engine.send(position);
+    engine.send("go ponder wtime 1000 btime 1000");
+    let lines = engine.sync();
+    assert_no_bestmove(&engine, &lines, "while pondering (before ponderhit)");
+    // Twice the whole clock: a pondering search must not end on its own.
+    thread::sleep(Duration::from_millis(2000));
+    let lines = engine.sync();
+    assert_no_bestmove(
+        &engine,
+        &lines,
+        "while pondering, 2 s later (before ponderhit)",
+    );
+    engine.send("ponderhit");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let best = single_bestmove(&engine, &lines);
+    let after = engine.sync();
+    assert_no_bestmove(&engine, &after, "after the bestmove of the ponder search");
+    assert_legal_bestmove(&mut engine, position, &best);
+}
+
+#[test]
+fn go_ponder_then_stop_gives_exactly_one_bestmove() {
+    let mut engine = start();
+    let position = "position startpos moves e2e4 e7e5";
+    engine.send(position);
+    engine.send("go ponder");
+    thread::sleep(Duration::from_millis(300));
+    let lines = engine.sync();
+    assert_no_bestmove(&engine, &lines, "while pondering (before stop)");
+    engine.send("stop");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let best = single_bestmove(&engine, &lines);
+    let after = engine.sync();
+    assert_no_bestmove(&engine, &after, "after the bestmove that answered stop");
+    assert_legal_bestmove(&mut engine, position, &best);
+}
+
+#[test]
+fn go_while_searching_is_refused_and_the_search_goes_on() {
+    let mut engine = start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    wait_for_search_info(&mut engine);
+    engine.send("go depth 1");
+    let lines = engine.sync();
+    let errors = lines.iter().filter(|l| is_error(l)).count();
+    if errors != 1 {
+        engine.fail(&format!(
+            "expected one error for the second go, got {errors}"
+        ));
+    }
+    assert_no_bestmove(&engine, &lines, "after the refused go");
+    // Neither the refused `go depth 1` nor anything else ends the infinite search.
+    thread::sleep(Duration::from_millis(300));
+    let lines = engine.sync();
+    assert_no_bestmove(&engine, &lines, "before stop");
+    engine.send("stop");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let best = single_bestmove(&engine, &lines);
+    let after = engine.sync();
+    assert_no_bestmove(&engine, &after, "after the bestmove that answered stop");
+    assert_legal_bestmove(&mut engine, "position startpos", &best);
+}
+
+#[test]
+fn position_during_a_search_does_not_change_the_searched_position() {
+    let mut engine = start();
+    engine.send(&format!("position fen {TINY}"));
+    engine.send("go infinite");
+    wait_for_search_info(&mut engine);
+    engine.send(AFTER_E4);
+    engine.send("stop");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let best = single_bestmove(&engine, &lines);
+    // The new position is in place for the next command...
+    assert_replies(
+        &mut engine,
+        AFTER_E4_REPLIES,
+        "position sent during the search",
+    );
+    // ...and the bestmove belongs to the position that was searched.
+    assert_legal_bestmove(&mut engine, &format!("position fen {TINY}"), &best);
+}
+
+/// A GUI may send `go` the moment it reads `bestmove`: the engine must accept it.
+#[test]
+fn go_sent_right_after_bestmove_is_accepted() {
+    let mut engine = start();
+    engine.send(&format!("position fen {TINY}"));
+    for round in 0..200 {
+        engine.send("go depth 1");
+        let lines = engine.read_until(|l| l.starts_with("bestmove") || is_error(l), TIMEOUT);
+        if lines.last().is_some_and(|l| is_error(l)) {
+            engine.fail(&format!(
+                "round {round}: `go` sent right after the previous bestmove was refused"
+            ));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// End of input and quit
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn end_of_input_during_go_infinite_exits_with_status_0() {
+    let mut engine = start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    wait_for_search_info(&mut engine);
+    engine.close_stdin();
+    let rest = engine.read_to_end(TIMEOUT);
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() {
+        engine.fail(&format!("expected exit status 0, got {status}"));
+    }
+    let bestmoves = rest.iter().filter(|l| l.starts_with("bestmove")).count();
+    if bestmoves > 1 {
+        engine.fail("more than one bestmove for one go");
+    }
+}
+
+#[test]
+fn quit_during_a_search_exits_with_status_0() {
+    let mut engine = start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    wait_for_search_info(&mut engine);
+    engine.send("quit");
+    let rest = engine.read_to_end(TIMEOUT);
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() {
+        engine.fail(&format!("expected exit status 0, got {status}"));
+    }
+    let bestmoves = rest.iter().filter(|l| l.starts_with("bestmove")).count();
+    if bestmoves > 1 {
+        engine.fail("more than one bestmove for one go");
+    }
+}
+
+#[test]
+fn quit_while_pondering_exits_with_status_0() {
+    let mut engine = start();
+    engine.send("position startpos moves e2e4");
+    engine.send("go ponder wtime 1000 btime 1000");
+    engine.send("quit");
+    engine.read_to_end(TIMEOUT);
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() {
+        engine.fail(&format!("expected exit status 0, got {status}"));
+    }
+}
+
+#[test]
+fn bounded_search_finishes_and_prints_bestmove_on_end_of_input() {
+    let mut engine = start();
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    engine.close_stdin();
+    let rest = engine.read_to_end(TIMEOUT);
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() {
+        engine.fail(&format!("expected exit status 0, got {status}"));
+    }
+    let best = single_bestmove(&engine, &rest);
+    if !rest.iter().any(|l| is_search_info(l)) {
+        engine.fail("the search printed no info line before its bestmove");
+    }
+    let mut check = EngineProcess::start();
+    assert_legal_bestmove(&mut check, "position startpos", &best);
+}
+
+#[test]
+fn quit_when_idle_and_end_of_input_when_idle_exit_with_status_0() {
+    let mut engine = start();
+    engine.send("quit");
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() {
+        engine.fail(&format!("quit: expected exit status 0, got {status}"));
+    }
+    let mut engine = start();
+    engine.close_stdin();
+    let rest = engine.read_to_end(TIMEOUT);
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() || !rest.is_empty() {
+        engine.fail(&format!("end of input: status {status}, output {rest:?}"));
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Positions without moves, mates in one
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn checkmated_side_to_move_reports_mate_0_and_bestmove_0000() {
+    let mut engine = start();
+    engine.send(&format!("position fen {CHECKMATED}"));
+    assert_replies(&mut engine, 0, "checkmate");
+    for go in ["go depth 3", "go movetime 100", "go wtime 1000 btime 1000"] {
+        let (lines, (best, ponder)) = search(&mut engine, go);
+        if !lines
+            .iter()
+            .any(|l| l.starts_with("info depth 0 score mate 0"))
+        {
+            engine.fail(&format!("{go}: no `info depth 0 score mate 0` line"));
+        }
+        if best != "0000" || ponder.is_some() {
+            engine.fail(&format!("{go}: expected `bestmove 0000`"));
+        }
+    }
+    // An infinite search of a mated position still waits for stop.
+    engine.send("go infinite");
+    let lines = engine.sync();
+    assert_no_bestmove(&engine, &lines, "before stop (go infinite, checkmated)");
+    engine.send("stop");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    if single_bestmove(&engine, &lines).0 != "0000" {
+        engine.fail("go infinite + stop: expected `bestmove 0000`");
+    }
+}
+
+#[test]
+fn stalemated_side_to_move_reports_cp_0_and_bestmove_0000() {
+    let mut engine = start();
+    engine.send(&format!("position fen {STALEMATED}"));
+    assert_replies(&mut engine, 0, "stalemate");
+    for go in ["go depth 3", "go nodes 1000", "go btime 1000"] {
+        let (lines, (best, ponder)) = search(&mut engine, go);
+        if !lines
+            .iter()
+            .any(|l| l.starts_with("info depth 0 score cp 0"))
+        {
+            engine.fail(&format!("{go}: no `info depth 0 score cp 0` line"));
+        }
+        if best != "0000" || ponder.is_some() {
+            engine.fail(&format!("{go}: expected `bestmove 0000`"));
+        }
+    }
+}
+
+#[test]
+fn mate_in_one_is_played() {
+    let mut engine = start();
+    engine.send(&format!("position fen {MATE_IN_ONE}"));
+    let (_, (best, _)) = search(&mut engine, "go depth 3");
+    if best != "d1d8" {
+        engine.fail(&format!("expected the mate d1d8, got {best}"));
+    }
+    let (_, (best, _)) = search(&mut engine, "go mate 1");
+    if best != "d1d8" {
+        engine.fail(&format!("go mate 1: expected the mate d1d8, got {best}"));
+    }
+}
+
+/// A mate is reported as `score mate 1`, not as a large centipawn score.
+#[test]
+fn mate_in_one_is_scored_as_mate_1() {
+    let mut engine = start();
+    engine.send(&format!("position fen {MATE_IN_ONE}"));
+    let (lines, _) = search(&mut engine, "go depth 3");
+    let last_score = lines
+        .iter()
+        .rev()
+        .find(|l| is_search_info(l) && l.contains(" score "))
+        .cloned()
+        .unwrap_or_else(|| engine.fail("no info line with a score"));
+    if !last_score.contains(" score mate 1") {
+        engine.fail(&format!(
+            "expected `score mate 1` in the last score, got `{last_score}`"
+        ));
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Chess960 and castling notation
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn chess960_castles_on_both_wings_in_king_takes_rook_notation() {
+    let mut engine = start();
+    engine.send("setoption name UCI_Chess960 value true");
+    // (FEN, O-O-O, O-O); after O-O-O the king is on c1 and the rook on d1, after O-O
+    // the king is on g1 and the rook on f1.
+    let cases = [
+        ("4k3/8/8/8/8/8/8/RK3R2 w KQ - 0 1", "b1a1", "b1f1"),
+        ("4k3/8/8/8/8/8/8/RK3R2 w FA - 0 1", "b1a1", "b1f1"),
+        ("4k3/8/8/8/8/8/8/R4K1R w KQ - 0 1", "f1a1", "f1h1"),
+        ("4k3/8/8/8/8/8/8/R4K1R w HA - 0 1", "f1a1", "f1h1"),
+        (
+            "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/1RK3R1 w GBgb - 0 1",
+            "c1b1",
+            "c1g1",
+        ),
+    ];
+    for (fen, long, short) in cases {
+        engine.send(&format!("position fen {fen}"));
+        let answer = engine.sync();
+        if !answer.is_empty() {
+            engine.fail(&format!("{fen}: rejected: {answer:?}"));
+        }
+        let moves = engine.legal_moves();
+        for castle in [long, short] {
+            if !moves.iter().any(|m| m == castle) {
+                engine.fail(&format!("{fen}: castling {castle} missing from {moves:?}"));
+            }
+        }
+        for (castle, king, rook) in [(long, 2, 3), (short, 6, 5)] {
+            engine.send(&format!("position fen {fen} moves {castle}"));
+            let fen_after = engine.fen();
+            let rank1: Vec<char> = fen_rank(&fen_after, 1).chars().collect();
+            if rank1.len() != 8 || rank1[king] != 'K' || rank1[rook] != 'R' {
+                engine.fail(&format!(
+                    "{fen} moves {castle}: expected the king on {}1 and a rook on {}1, got {fen_after}",
+                    (b'a' + king as u8) as char,
+                    (b'a' + rook as u8) as char
+                ));
+            }
+            if rank1.iter().filter(|&&c| c == 'R').count() != 2 {
+                engine.fail(&format!(
+                    "{fen} moves {castle}: a rook went missing: {fen_after}"
+                ));
+            }
+        }
+    }
+    // Black castles too.
+    engine.send("position fen rk3r2/8/8/8/8/8/8/4K3 b kq - 0 1 moves b8a8");
+    let fen_after = engine.fen();
+    if fen_rank(&fen_after, 8) != "..kr.r.." {
+        engine.fail(&format!("black O-O-O b8a8: got {fen_after}"));
+    }
+    // In Chess960 mode castling is only king-takes-rook: `e1g1` (a two-square king
+    // move) is illegal, `e1h1` castles.
+    engine.send("position fen 4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1 moves e1g1");
+    let answer = engine.sync();
+    if answer.len() != 1 || !is_error(&answer[0]) {
+        engine.fail(&format!(
+            "Chess960 e1g1: expected one error, got {answer:?}"
+        ));
+    }
+    engine.send("position fen 4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1 moves e1h1");
+    let fen_after = engine.fen();
+    if fen_rank(&fen_after, 1) != "R....RK." {
+        engine.fail(&format!("Chess960 e1h1: expected Kg1 Rf1, got {fen_after}"));
+    }
+}
+
+#[test]
+fn standard_castling_accepts_e1g1_and_e1h1_and_prints_e1g1() {
+    let mut engine = start();
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    engine.send(&format!("position fen {fen}"));
+    let moves = engine.legal_moves();
+    for castle in ["e1g1", "e1c1"] {
+        if !moves.iter().any(|m| m == castle) {
+            engine.fail(&format!("castling {castle} missing from {moves:?}"));
+        }
+    }
+    for rook_capture in ["e1h1", "e1a1"] {
+        if moves.iter().any(|m| m == rook_capture) {
+            engine.fail(&format!(
+                "perft printed king-takes-rook {rook_capture} in standard chess"
+            ));
+        }
+    }
+    for (moves, rank, expected) in [
+        ("e1g1", 1, "R....RK."),
+        ("e1h1", 1, "R....RK."),
+        ("e1c1", 1, "..KR...R"),
+        ("e1a1", 1, "..KR...R"),
+        ("e1c1 e8g8", 8, "r....rk."),
+        ("e1c1 e8h8", 8, "r....rk."),
+        ("e1g1 e8c8", 8, "..kr...r"),
+        ("e1g1 e8a8", 8, "..kr...r"),
+    ] {
+        engine.send(&format!("position fen {fen} moves {moves}"));
+        let answer = engine.sync();
+        if !answer.is_empty() {
+            engine.fail(&format!("moves {moves}: rejected: {answer:?}"));
+        }
+        let fen_after = engine.fen();
+        if fen_rank(&fen_after, rank) != expected {
+            engine.fail(&format!(
+                "moves {moves}: expected rank {rank} {expected}, got {fen_after}"
+            ));
+        }
+    }
+    // The start position's castling after the pieces are out of the way.
+    engine.send("position startpos moves e2e4 e7e5 g1f3 g8f6 f1c4 f8c5 e1h1");
+    let fen_after = engine.fen();
+    if fen_rank(&fen_after, 1) != "RNBQ.RK." {
+        engine.fail(&format!("startpos e1h1: got {fen_after}"));
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Search limits
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn partial_clock_still_ends_the_search() {
+    let mut engine = start();
+    // Black to move and only White's clock given, then White to move with only
+    // Black's, then each side with its own clock alone.
+    for (position, go) in [
+        (AFTER_E4, "go wtime 100"),
+        ("position startpos", "go btime 100"),
+        ("position startpos", "go wtime 100"),
+        ("position startpos", "go winc 100"),
+        ("position startpos", "go movestogo 10"),
+    ] {
+        engine.send(position);
+        let (_, best) = search(&mut engine, go);
+        assert_legal_bestmove(&mut engine, position, &best);
+    }
+}
+
+#[test]
+fn go_nodes_movetime_depth_each_end_with_one_bestmove() {
+    let mut engine = start();
+    for go in [
+        "go nodes 1000",
+        "go movetime 100",
+        "go depth 1",
+        "go depth 1 nodes 1000 movetime 100",
+        "go wtime 1000 btime 1000 winc 10 binc 10 movestogo 5",
+    ] {
+        engine.send("position startpos");
+        let (_, best) = search(&mut engine, go);
+        assert_legal_bestmove(&mut engine, "position startpos", &best);
+    }
+}
+
+#[test]
+fn searchmoves_restricts_the_root_moves() {
+    let mut engine = start();
+    engine.send("position startpos");
+    let (_, (best, _)) = search(&mut engine, "go depth 2 searchmoves a2a3");
+    if best != "a2a3" {
+        engine.fail(&format!("searchmoves a2a3: got {best}"));
+    }
+    let (_, (best, _)) = search(&mut engine, "go depth 2 searchmoves h2h3 b1a3");
+    if best != "h2h3" && best != "b1a3" {
+        engine.fail(&format!("searchmoves h2h3 b1a3: got {best}"));
+    }
+    // An illegal search move refuses the whole go (one error, no bestmove).
+    engine.send("go depth 1 searchmoves e2e5");
+    let lines = engine.sync();
+    if lines.len() != 1 || !is_error(&lines[0]) {
+        engine.fail(&format!(
+            "illegal searchmoves: expected one error, got {lines:?}"
+        ));
+    }
+}
+
+#[test]
+fn an_obvious_capture_is_taken() {
+    let mut engine = start();
+    // White's rook takes the undefended black queen.
+    let position = "position fen 4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1";
+    engine.send(position);
+    let (_, (best, _)) = search(&mut engine, "go depth 2");
+    if best != "d1d5" {
+        engine.fail(&format!("expected d1d5 (rook takes queen), got {best}"));
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Command line, d, eval
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn command_line_go_perft_3_prints_the_report_and_exits_0() {
+    let mut engine = EngineProcess::start_with_args(&["go", "perft", "3"]);
+    engine.close_stdin();
+    let lines = engine.read_to_end(TIMEOUT);
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() {
+        engine.fail(&format!("expected exit status 0, got {status}"));
+    }
+    if lines.last().map(String::as_str) != Some("Nodes searched: 8902") {
+        engine.fail("the output does not end with `Nodes searched: 8902`");
+    }
+    let divide: Vec<&String> = lines.iter().filter(|l| l.contains(": ")).collect();
+    if divide.len() != 21 || !lines.iter().any(|l| l == "e2e4: 600") {
+        engine.fail("expected 20 divide lines (with `e2e4: 600`) and the total");
+    }
+}
+
+#[test]
+fn command_line_d_prints_the_fen_and_exits_0() {
+    let mut engine = EngineProcess::start_with_args(&["d"]);
+    let lines = engine.read_to_end(TIMEOUT);
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() {
+        engine.fail(&format!("expected exit status 0, got {status}"));
+    }
+    if !lines.iter().any(|l| l == &format!("Fen: {STARTPOS_FEN}")) {
+        engine.fail("no `Fen: <start position>` line");
+    }
+}
+
+#[test]
+fn command_line_go_depth_prints_a_bestmove_and_exits_0() {
+    let mut engine = EngineProcess::start_with_args(&["go", "depth", "2"]);
+    engine.close_stdin();
+    let lines = engine.read_to_end(TIMEOUT);
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() {
+        engine.fail(&format!("expected exit status 0, got {status}"));
+    }
+    let best = single_bestmove(&engine, &lines);
+    let mut check = EngineProcess::start();
+    assert_legal_bestmove(&mut check, "position startpos", &best);
+}
+
+#[test]
+fn d_shows_the_fen_and_the_legal_moves() {
+    let mut engine = start();
+    let lines = engine.display();
+    if !lines.iter().any(|l| l == &format!("Fen: {STARTPOS_FEN}")) {
+        engine.fail("no `Fen: <start position>` line");
+    }
+    let legal = lines.last().cloned().unwrap_or_default();
+    if !legal.starts_with("Legal moves (20):") {
+        engine.fail(&format!("expected `Legal moves (20): ...`, got `{legal}`"));
+    }
+    let listed: Vec<&str> = legal.split_whitespace().skip(3).collect();
+    let mut perft = engine.legal_moves();
+    let mut listed: Vec<String> = listed.iter().map(|m| m.to_string()).collect();
+    perft.sort();
+    listed.sort();
+    if perft != listed {
+        engine.fail(&format!("`d` lists {listed:?}, perft 1 lists {perft:?}"));
+    }
+    // After moves the FEN follows.
+    engine.send("position startpos moves e2e4 c7c5 g1f3");
+    let fen = engine.fen();
+    if !fen.starts_with("rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2") {
+        engine.fail(&format!("unexpected FEN after e2e4 c7c5 g1f3: {fen}"));
+    }
+    let answer = engine.sync();
+    if !answer.is_empty() {
+        engine.fail(&format!("stray output after d: {answer:?}"));
+    }
+}
+
+#[test]
+fn eval_ends_with_the_final_evaluation_from_whites_side() {
+    let mut engine = start();
+    for position in [
+        "position startpos".to_string(),
+        "position fen 4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1".to_string(),
+        "position fen 4k3/8/8/3q4/8/8/8/3RK3 b - - 0 1".to_string(),
+    ] {
+        engine.send(&position);
+        engine.send("eval");
+        let lines = engine.read_until(|l| l.starts_with("Final evaluation"), SHORT);
+        let last = lines.last().cloned().unwrap_or_default();
+        let value = last
+            .strip_prefix("Final evaluation: ")
+            .and_then(|rest| rest.strip_suffix(" cp (white side)"))
+            .and_then(|number| number.trim().parse::<i32>().ok())
+            .unwrap_or_else(|| engine.fail(&format!("malformed final evaluation: `{last}`")));
+        // The queen against the rook: Black is better whoever is to move.
+        if position.contains("3q4") && value >= 0 {
+            engine.fail(&format!(
+                "{position}: Black is a queen for a rook up, eval {value}"
+            ));
+        }
+        let answer = engine.sync();
+        if !answer.is_empty() {
+            engine.fail(&format!("stray output after eval: {answer:?}"));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Hostile input
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn garbage_bytes_and_very_long_lines_do_not_crash_the_engine() {
+    let mut engine = start();
+    let long_junk = vec![b'x'; 1 << 20];
+    let mut long_go = b"go".to_vec();
+    for _ in 0..100_000 {
+        long_go.extend_from_slice(b" depth 1");
+    }
+    let junk: Vec<Vec<u8>> = vec![
+        b"\xff\xfe\xc3\x28 garbage".to_vec(),
+        b"\x00\x01\x02\x7f".to_vec(),
+        b"uci\xff".to_vec(),
+        b"\xe2\x80\x83isready".to_vec(),
+        b"position fen \xff\xff\xff w - - 0 1".to_vec(),
+        b"position startpos moves e2e4 \xc0\xaf".to_vec(),
+        b"setoption name \xff value \xfe".to_vec(),
+        long_junk,
+        [
+            b"position fen ".as_slice(),
+            &b"8/".repeat(100_000),
+            b" w - - 0 1",
+        ]
+        .concat(),
+    ];
+    engine.send(AFTER_E4);
+    for bytes in &junk {
+        let mut line = bytes.clone();
+        line.push(b'\n');
+        engine.send_bytes(&line);
+        let answer = engine.sync();
+        if answer.len() != 1 || !is_error(&answer[0]) {
+            engine.fail(&format!(
+                "expected exactly one error line, got {} lines",
+                answer.len()
+            ));
+        }
+    }
+    // Blank lines, whitespace-only lines and CRLF line ends are harmless.
+    engine.send_bytes(b"\n\r\n \t \n\r\nisready\r\n");
+    engine.expect_line(|l| l == "readyok", SHORT);
+    let answer = engine.sync();
+    if !answer.is_empty() {
+        engine.fail(&format!("blank lines were answered: {answer:?}"));
+    }
+    assert_replies(&mut engine, AFTER_E4_REPLIES, "after the garbage");
+
+    // A very long but valid command: 20 000 knight moves, back to the start position.
+    let shuffle = "g1f3 g8f6 f3g1 f6g8 ".repeat(5000);
+    engine.send(&format!("position startpos moves {}", shuffle.trim_end()));
+    let answer = engine.sync();
+    if !answer.is_empty() {
+        engine.fail(&format!("20 000 legal moves were rejected: {answer:?}"));
+    }
+    assert_replies(&mut engine, 20, "after 20 000 knight moves");
+    // A very long go (a repeated parameter keeps its last value).
+    let mut line = long_go;
+    line.push(b'\n');
+    engine.send_bytes(&line);
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let best = single_bestmove(&engine, &lines);
+    let after = engine.sync();
+    assert_no_bestmove(&engine, &after, "after the long go");
+    assert_legal_bestmove(&mut engine, "position startpos", &best);
+    // Still alive and well.
+    let (_, best) = search(&mut engine, "go depth 1");
+    assert_legal_bestmove(&mut engine, "position startpos", &best);
+    // Garbage without a final newline, then end of input: a clean exit.
+    engine.send_bytes(b"\xff\xfe no newline");
+    engine.close_stdin();
+    let rest = engine.read_to_end(TIMEOUT);
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() || rest.len() != 1 || !is_error(&rest[0]) {
+        engine.fail(&format!(
+            "last line without newline: status {status}, output {rest:?}"
+        ));
+    }
+}
