@@ -134,15 +134,25 @@ pub const fn nearest(color: Color, b: u64) -> usize {
 
 /// Iterates the square indices of `b`, lowest first.
 #[inline(always)]
-pub fn squares(mut b: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if b == 0 {
+pub fn squares(b: u64) -> Squares {
+    Squares(b)
+}
+
+/// The iterator of [`squares`].
+pub struct Squares(u64);
+
+impl Iterator for Squares {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
             return None;
         }
-        let sq = b.trailing_zeros() as usize;
-        b &= b - 1;
+        let sq = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
         Some(sq)
-    })
+    }
 }
 
 /// The `Square` of index `sq` (0..64).

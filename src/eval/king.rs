@@ -21,7 +21,11 @@ pub fn evaluate<T: Tracer>(
 ) -> bool {
     shelter(acc, pos, us);
     let enemy_queens = pos.of(!us, QUEEN);
-    let queens = if enemy_queens == 0 { 0 } else { enemy_queens.count_ones() as i32 };
+    let queens = if enemy_queens == 0 {
+        0
+    } else {
+        enemy_queens.count_ones() as i32
+    };
     let applies = attacks[!us as usize].king_attackers > 1 - queens;
     if applies {
         danger(acc, pos, us, attacks, queens);

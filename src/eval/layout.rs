@@ -142,12 +142,16 @@ pub fn to_source(weights: &[S]) -> String {
         for line in entry.doc {
             let _ = writeln!(out, "    ///{line}");
         }
-        let values = weights.get(entry.offset..entry.offset + entry.len).unwrap_or(&[]);
+        let values = weights
+            .get(entry.offset..entry.offset + entry.len)
+            .unwrap_or(&[]);
         if entry.is_array() {
             let _ = writeln!(out, "    {}: [S; {}] = [", entry.name, entry.len);
             for row in values.chunks(8) {
-                let cells: Vec<String> =
-                    row.iter().map(|s| format!("S({:4}, {:4})", s.0, s.1)).collect();
+                let cells: Vec<String> = row
+                    .iter()
+                    .map(|s| format!("S({:4}, {:4})", s.0, s.1))
+                    .collect();
                 let _ = writeln!(out, "        {},", cells.join(", "));
             }
             out.push_str("    ];\n");

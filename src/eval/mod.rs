@@ -1,13 +1,13 @@
 //! Static evaluation: a hand-crafted, tapered (middlegame/endgame) evaluation.
 //!
-//! Terms: material and PeSTO piece-square tables ([`material`]), mobility, king-zone attacks,
-//! outposts, rook files, bishop pair ([`pieces`]), pawn structure and passed pawns
-//! ([`pawns`]), king shelter and king danger ([`king`]), threats ([`threats`]), a tempo bonus,
-//! then the phase blend and endgame scaling ([`scale`]).
+//! Terms: material and PeSTO piece-square tables (`material.rs`), mobility, king-zone attacks,
+//! outposts, rook files, bishop pair (`pieces.rs`), pawn structure and passed pawns
+//! (`pawns.rs`), king shelter and king danger (`king.rs`), threats (`threats.rs`), a tempo bonus,
+//! then the phase blend and endgame scaling (`scale.rs`).
 //!
 //! Every weight is a named `S(mg, eg)` entry of [`params`], laid out in one flat index space
-//! ([`layout`]). The evaluation is generic over a [`Tracer`]: the search runs it with
-//! [`NoTrace`] (no cost), [`coefficients`] records what a tuner needs, [`report`] builds the
+//! (`layout.rs`). The evaluation is generic over a [`Tracer`]: the search runs it with
+//! [`NoTrace`] (no cost), [`coefficients()`] records what a tuner needs, [`report()`] builds the
 //! `eval` table, all from the same code path.
 
 #[macro_use]

@@ -114,17 +114,28 @@ pub fn report(board: &Board) -> String {
         "\nKing danger units: White {}/{} ({}), Black {}/{} ({})",
         groups.danger[0].0,
         groups.danger[0].1,
-        if groups.applied[0] { "applied" } else { "too few attackers" },
+        if groups.applied[0] {
+            "applied"
+        } else {
+            "too few attackers"
+        },
         groups.danger[1].0,
         groups.danger[1].1,
-        if groups.applied[1] { "applied" } else { "too few attackers" },
+        if groups.applied[1] {
+            "applied"
+        } else {
+            "too few attackers"
+        },
     );
     let _ = writeln!(
         out,
         "Phase {}/{MAX_PHASE} (mg weight), blended {blended:+} cp, endgame scale {}/{NORMAL_SCALE}",
         groups.phase, groups.scale
     );
-    debug_assert_eq!(apply_scale(taper(total, groups.phase), groups.scale), white_cp);
+    debug_assert_eq!(
+        apply_scale(taper(total, groups.phase), groups.scale),
+        white_cp
+    );
     let _ = write!(out, "Final evaluation: {white_cp:+} cp (white side)");
     out
 }

@@ -46,7 +46,11 @@ pub fn factor(pos: &Snapshot, tapered: i32) -> i32 {
     if tapered == 0 {
         return NORMAL_SCALE;
     }
-    let strong = if tapered > 0 { Color::White } else { Color::Black };
+    let strong = if tapered > 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
     if pos.of(strong, PAWN) == 0 {
         if let Some(scale) = pawnless(pos, strong) {
             return scale;

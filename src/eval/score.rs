@@ -5,7 +5,7 @@ use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 /// A pair of centipawn values: `S(middlegame, endgame)`.
 ///
 /// The evaluation sums pairs and blends the two halves by the game phase at the very end
-/// (see [`super::scale::blend`]).
+/// (see `scale::taper`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct S(pub i32, pub i32);
 
