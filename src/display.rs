@@ -29,7 +29,11 @@ pub fn board(board: &Board, chess960: bool) -> String {
     };
     let _ = writeln!(text, "Fen: {fen}");
     let _ = writeln!(text, "Key: {:016X}", board.hash());
-    let checkers: Vec<String> = board.checkers().into_iter().map(|s| s.to_string()).collect();
+    let checkers: Vec<String> = board
+        .checkers()
+        .into_iter()
+        .map(|s| s.to_string())
+        .collect();
     let _ = writeln!(text, "Checkers: {}", checkers.join(" "));
     let moves: Vec<String> = legal_moves(board)
         .into_iter()

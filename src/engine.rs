@@ -78,10 +78,9 @@ impl Engine {
                 self.stop();
                 return Flow::Quit;
             }
-            Command::Display => self.out.line(&display::board(
-                &self.game.board,
-                self.options.chess960,
-            )),
+            Command::Display => self
+                .out
+                .line(&display::board(&self.game.board, self.options.chess960)),
             Command::Eval => self.out.line(&eval::report(&self.game.board)),
             Command::Bench { depth } => {
                 if self.refuse_while_searching("bench") {
@@ -161,8 +160,9 @@ impl Engine {
     fn refuse_while_searching(&mut self, what: &str) -> bool {
         let busy = self.running().is_some();
         if busy {
-            self.out
-                .error(&format!("{what} refused: a search is running; send stop first"));
+            self.out.error(&format!(
+                "{what} refused: a search is running; send stop first"
+            ));
         }
         busy
     }
@@ -196,11 +196,12 @@ impl Engine {
                 show_wdl: false,
             },
         };
-        self.active =
-            self.search_thread
-                .start(job, Arc::clone(&self.tt), params.ponder, started);
+        self.active = self
+            .search_thread
+            .start(job, Arc::clone(&self.tt), params.ponder, started);
         if self.active.is_none() {
-            self.out.error("the search thread is gone; restart the engine");
+            self.out
+                .error("the search thread is gone; restart the engine");
         }
     }
 

@@ -45,9 +45,20 @@ pub enum Change {
 pub enum OptionError {
     Unknown(String),
     MissingValue(String),
-    NotANumber { name: String, value: String },
-    OutOfRange { name: String, value: String, min: i64, max: i64 },
-    NotABoolean { name: String, value: String },
+    NotANumber {
+        name: String,
+        value: String,
+    },
+    OutOfRange {
+        name: String,
+        value: String,
+        min: i64,
+        max: i64,
+    },
+    NotABoolean {
+        name: String,
+        value: String,
+    },
 }
 
 impl fmt::Display for OptionError {
@@ -199,7 +210,10 @@ mod tests {
         assert!(options.set("Hash", Some("big")).is_err());
         assert!(options.set("Hash", None).is_err());
         assert_eq!(options.hash_mb, 64);
-        assert_eq!(options.set("uci_chess960", Some("TRUE")), Ok(Change::Stored));
+        assert_eq!(
+            options.set("uci_chess960", Some("TRUE")),
+            Ok(Change::Stored)
+        );
         assert!(options.chess960);
         assert!(options.set("UCI_Chess960", Some("yes")).is_err());
         assert!(options.chess960);
@@ -208,7 +222,10 @@ mod tests {
             options.set("No Such Option", Some("1")),
             Err(OptionError::Unknown(_))
         ));
-        assert_eq!(options.set("Move Overhead", Some("5000")), Ok(Change::Stored));
+        assert_eq!(
+            options.set("Move Overhead", Some("5000")),
+            Ok(Change::Stored)
+        );
         assert!(options.set("Move Overhead", Some("-1")).is_err());
         assert_eq!(options.move_overhead_ms, 5000);
     }
@@ -220,12 +237,14 @@ mod tests {
             let value = match spec.kind {
                 OptionKind::Check { default } => Some(default.to_string()),
                 OptionKind::Spin { default, .. } => Some(default.to_string()),
-                OptionKind::Combo { default, .. } | OptionKind::String { default } => {
-                    Some(default)
-                }
+                OptionKind::Combo { default, .. } | OptionKind::String { default } => Some(default),
                 OptionKind::Button => None,
             };
-            assert!(options.set(&spec.name, value.as_deref()).is_ok(), "{}", spec.name);
+            assert!(
+                options.set(&spec.name, value.as_deref()).is_ok(),
+                "{}",
+                spec.name
+            );
             assert_eq!(options, Options::default(), "{}", spec.name);
         }
     }

@@ -71,7 +71,9 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, PositionError> {
     let castling = shredder_castling(&squares, fields[2], chess960)?;
     let en_passant = fields[3];
     if en_passant != "-" && en_passant.parse::<Square>().is_err() {
-        return Err(PositionError::EnPassant(format!("'{en_passant}' is not a square")));
+        return Err(PositionError::EnPassant(format!(
+            "'{en_passant}' is not a square"
+        )));
     }
     let halfmove: u32 = match fields.get(4) {
         Some(tok) => tok
@@ -346,12 +348,11 @@ impl Game {
             history: Vec::with_capacity(moves.len()),
         };
         for (index, &uci) in moves.iter().enumerate() {
-            let mv = from_uci(&game.board, uci, chess960).ok_or_else(|| {
-                PositionError::IllegalMove {
+            let mv =
+                from_uci(&game.board, uci, chess960).ok_or_else(|| PositionError::IllegalMove {
                     index: index + 1,
                     token: uci.to_string(),
-                }
-            })?;
+                })?;
             game.play(mv);
         }
         Ok(game)

@@ -132,8 +132,14 @@ impl Searcher<'_> {
                     self.stack[ply + 1].moved = None;
                     self.stack[ply + 1].null_allowed = false;
                     self.push_position(board);
-                    let score =
-                        -self.negamax(&child, -beta, -beta + 1, depth - reduction, ply + 1, !cut_node);
+                    let score = -self.negamax(
+                        &child,
+                        -beta,
+                        -beta + 1,
+                        depth - reduction,
+                        ply + 1,
+                        !cut_node,
+                    );
                     self.pop_position();
                     self.stack[ply + 1].null_allowed = true;
                     if self.control.stopped() {
@@ -259,7 +265,10 @@ impl Searcher<'_> {
                 score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let mut reduction = 0;
-                if depth >= 3 && move_count > 1 + usize::from(pv_node) && (quiet || !matches!(picker.stage(), Stage::GoodCaptures)) {
+                if depth >= 3
+                    && move_count > 1 + usize::from(pv_node)
+                    && (quiet || !matches!(picker.stage(), Stage::GoodCaptures))
+                {
                     reduction = self.lmr.reduction(depth, move_count, quiet);
                     reduction -= i32::from(pv_node);
                     reduction += i32::from(cut_node);
@@ -279,7 +288,8 @@ impl Searcher<'_> {
                     true,
                 );
                 if score > alpha && reduction > 0 {
-                    score = -self.negamax(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    score =
+                        -self.negamax(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
                 if score > alpha && score < beta {
                     score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
@@ -357,13 +367,20 @@ impl Searcher<'_> {
             } else {
                 Bound::Upper
             };
-            self.tt.store(key, best_move, best_score, static_eval, depth, bound, ply);
+            self.tt
+                .store(key, best_move, best_score, static_eval, depth, bound, ply);
         }
         best_score
     }
 
     /// Searches captures (and every evasion when in check) until the position is quiet.
-    pub(super) fn quiescence(&mut self, board: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(super) fn quiescence(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.pv.clear(ply);
         self.nodes += 1;
         if self.control.should_stop(self.nodes) {
@@ -448,14 +465,19 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, best_score, static_eval, 0, bound, ply);
+        self.tt
+            .store(key, best_move, best_score, static_eval, 0, bound, ply);
         best_score
     }
 
     fn context(&self, ply: usize) -> ContextMoves {
         ContextMoves {
             prev1: self.stack[ply].moved,
-            prev2: if ply >= 1 { self.stack[ply - 1].moved } else { None },
+            prev2: if ply >= 1 {
+                self.stack[ply - 1].moved
+            } else {
+                None
+            },
         }
     }
 }

@@ -42,10 +42,9 @@ pub fn run(
         out,
         chess960: job.settings.chess960,
     });
-    let max_depth = job
-        .limits
-        .depth
-        .map_or(MAX_PLY as i32 - 8, |d| (d as i32).clamp(1, MAX_PLY as i32 - 8));
+    let max_depth = job.limits.depth.map_or(MAX_PLY as i32 - 8, |d| {
+        (d as i32).clamp(1, MAX_PLY as i32 - 8)
+    });
     let line_count = (job.settings.multipv as usize).clamp(1, root_moves.len());
     let mut lines: Vec<Line> = Vec::new();
     let mut stability = 0;
@@ -166,9 +165,10 @@ fn aspiration_search(
 ) -> Option<Line> {
     let mut delta = 15;
     let (mut alpha, mut beta) = match guess {
-        Some(score) if depth >= 4 && !is_mate(score) => {
-            ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
-        }
+        Some(score) if depth >= 4 && !is_mate(score) => (
+            (score - delta).max(-INFINITY),
+            (score + delta).min(INFINITY),
+        ),
         _ => (-INFINITY, INFINITY),
     };
     searcher.root_best = None;
@@ -180,11 +180,31 @@ fn aspiration_search(
         let moves = searcher.pv.root_line();
         if score <= alpha {
             // Fail low: the line is worse than thought; widen downwards.
-            report_bound(searcher, board, score, ScoreBound::Upper, &moves, depth, index, started, job);
+            report_bound(
+                searcher,
+                board,
+                score,
+                ScoreBound::Upper,
+                &moves,
+                depth,
+                index,
+                started,
+                job,
+            );
             beta = (alpha + beta) / 2;
             alpha = (score - delta).max(-INFINITY);
         } else if score >= beta {
-            report_bound(searcher, board, score, ScoreBound::Lower, &moves, depth, index, started, job);
+            report_bound(
+                searcher,
+                board,
+                score,
+                ScoreBound::Lower,
+                &moves,
+                depth,
+                index,
+                started,
+                job,
+            );
             beta = (score + delta).min(INFINITY);
         } else {
             let moves = if moves.is_empty() {
@@ -264,7 +284,9 @@ fn report_bound(
     job: &SearchJob,
 ) {
     if let Some(reporter) = &searcher.reporter {
-        let info = info_for(searcher, board, score, bound, moves, depth, index, started, job);
+        let info = info_for(
+            searcher, board, score, bound, moves, depth, index, started, job,
+        );
         reporter.out.send(&Response::Info(info));
     }
 }
