@@ -4,14 +4,11 @@
 
 use std::time::Instant;
 
-use crossbeam_channel::unbounded;
-
 use crate::bench_positions::BENCH_POSITIONS;
 use crate::output::Output;
 use crate::position::{parse_fen, Game};
-use crate::search::signals::Signals;
 use crate::search::tt::TranspositionTable;
-use crate::search::{search, Limits, SearchJob, Settings};
+use crate::search::{think, Limits};
 
 /// The depth `bench` searches when none is given.
 pub const DEFAULT_DEPTH: u32 = 12;
@@ -33,27 +30,19 @@ impl BenchResult {
 pub fn measure(depth: u32, mut progress: impl FnMut(usize, &str, u64)) -> BenchResult {
     let started = Instant::now();
     let mut total = 0;
-    let silent = Output::sink();
     for (index, fen) in BENCH_POSITIONS.iter().enumerate() {
         let Ok(board) = parse_fen(fen, false) else {
             continue;
         };
-        let job = SearchJob {
-            game: Game {
-                board,
-                history: Vec::new(),
-            },
-            limits: Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            settings: Settings::default(),
+        let game = Game {
+            board,
+            history: Vec::new(),
         };
-        let tt = TranspositionTable::new(16);
-        // The sender stays alive (and silent) for the whole search.
-        let (_sender, receiver) = unbounded();
-        let mut signals = Signals::new(receiver, false, Instant::now());
-        let outcome = search(&job, &tt, &mut signals, &silent);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let outcome = think(game, limits, &TranspositionTable::new(16));
         total += outcome.nodes;
         progress(index, fen, outcome.nodes);
     }

@@ -349,14 +349,14 @@ impl Searcher<'_> {
                         ply,
                         &context,
                     );
-                } else {
-                    self.histories.update_capture_cutoff(
-                        board,
-                        best,
-                        &captures_tried[..capture_count],
-                        depth,
-                    );
                 }
+                // Rewards a capture that cut off; penalises the captures that did not.
+                self.histories.update_capture_cutoff(
+                    board,
+                    best,
+                    &captures_tried[..capture_count],
+                    depth,
+                );
             }
         }
         if excluded.is_none() {

@@ -105,3 +105,17 @@ pub fn search(
 ) -> SearchOutcome {
     iterative::start(job, tt, signals, out)
 }
+
+/// Searches `game` on the calling thread with default settings and no output, until
+/// `limits` end it: for `bench`, tools and tests. `limits` must be bounded.
+pub fn think(game: Game, limits: Limits, tt: &TranspositionTable) -> SearchOutcome {
+    let job = SearchJob {
+        game,
+        limits,
+        settings: Settings::default(),
+    };
+    // The sender stays alive (and silent) for the whole search.
+    let (_sender, receiver) = crossbeam_channel::unbounded();
+    let mut signals = Signals::new(receiver, false, std::time::Instant::now());
+    search(&job, tt, &mut signals, &Output::sink())
+}

@@ -74,7 +74,9 @@ const UNDERPROMOTION_SCORE: i32 = -30_000;
 /// A move and its ordering score in one `i32`: the score, clamped to 16 bits, above the
 /// move's 15 bits, so that comparing entries compares scores. Four bytes rather than
 /// eight for a `(Move, i32)` pair: the picker's array is cleared (and often copied) at
-/// every node, so its size shows in the node rate.
+/// every node, so its size shows in the node rate (measured: 129 ns down to 41 ns for a
+/// picker that hands out its TT move). Capture scores always fit; quiet history sums
+/// (three tables of ±16384) saturate, which only merges the extremes.
 #[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 struct Entry(i32);
 
@@ -338,7 +340,12 @@ impl MovePicker {
         let mut piece_moves_len = 0;
         let mut len = 0;
         board.generate_moves(|all| {
-            piece_moves[piece_moves_len] = all;
+            // Field by field: a single 16-byte copy of `all`, which the generator has
+            // just written field by field, stalls on store forwarding (measured).
+            let slot = &mut piece_moves[piece_moves_len];
+            slot.to = all.to;
+            slot.from = all.from;
+            slot.piece = all.piece;
             piece_moves_len += 1;
             let targets = if all.piece == Piece::Pawn {
                 pawn_targets
@@ -364,8 +371,10 @@ impl MovePicker {
                         let gain = victim.map_or(0, see_value)
                             + mv.promotion
                                 .map_or(0, |p| see_value(p) - see_value(Piece::Pawn));
-                        // MVV-LVA: the victim dominates (values differ by 200 or more);
-                        // history and attacker break ties.
+                        // MVV-LVA: mostly the victim (16 x 200 or more between
+                        // victims), then the attacker; capture history (within ±4096)
+                        // may swap victims of neighbouring values. The result lies in
+                        // [-2608, 31296]: it fits an `Entry`.
                         16 * gain - see_value(all.piece) / 8
                             + histories.capture_score_of(all.piece, mv.to, victim) / 4
                     }
@@ -629,7 +638,10 @@ mod tests {
                 Stage::Quiets => {
                     assert!(is_quiet(board, mv));
                     // The picker keeps scores to 16 bits.
-                    let score = walk.histories.quiet_score(board, mv, cont).clamp(-32768, 32767);
+                    let score = walk
+                        .histories
+                        .quiet_score(board, mv, cont)
+                        .clamp(-32768, 32767);
                     assert!(score <= last_quiet_score, "quiets out of order");
                     last_quiet_score = score;
                 }
@@ -981,15 +993,20 @@ mod tests {
         assert_eq!(picker.stage(), Stage::Quiets);
     }
 
+    /// Per-node costs, in ns, over the positions of a small Kiwipete tree: a picker that
+    /// hands out its TT move (a cut node that cuts at once), a picker that hands out its
+    /// first capture, and for scale a bulk move generation and one `is_legal`. Run with
+    /// `cargo test --release --lib search::movepick -- --ignored --nocapture`.
     #[test]
-    #[ignore]
-    fn bench_tt_cutoff() {
+    #[ignore = "benchmark: run in release with --nocapture"]
+    fn bench_picker_first_move() {
+        use std::hint::black_box;
         use std::time::Instant;
-        // Collect positions.
+
         fn collect(board: &Board, depth: u32, out: &mut Vec<(Board, Move)>) {
             let legal = legal_moves(board);
-            if let Some(&first) = legal.last() {
-                out.push((board.clone(), first));
+            if let Some(&last) = legal.last() {
+                out.push((board.clone(), last));
             }
             if depth > 0 {
                 for mv in legal {
@@ -999,49 +1016,52 @@ mod tests {
                 }
             }
         }
+
         let mut positions = Vec::new();
         collect(&load(KIWIPETE), 2, &mut positions);
         let histories = Histories::new();
         let cont = ContextMoves::default();
-        let min_ns = |f: &dyn Fn(&Board, Move) -> bool| {
+        // Best of many short runs, to see through a busy machine.
+        let ns_per_node = |f: &dyn Fn(&Board, Move) -> bool| {
             let mut best = f64::INFINITY;
             for _ in 0..300 {
                 let start = Instant::now();
-                let mut n = 0u64;
-                for (board, tt) in &positions {
-                    n += std::hint::black_box(f(board, *tt)) as u64;
+                for (board, legal_move) in &positions {
+                    black_box(f(board, *legal_move));
                 }
-                best = best.min(start.elapsed().as_secs_f64() * 1e9 / n as f64);
+                best = best.min(start.elapsed().as_secs_f64() * 1e9 / positions.len() as f64);
             }
             best
         };
-        for _ in 0..2 {
-            let tt_only = min_ns(&|board, tt| {
-                let mut picker = MovePicker::new(Some(tt), [None; 2], None);
-                picker.next(board, &histories, &cont).is_some()
+        let tt_move = ns_per_node(&|board, mv| {
+            let mut picker = MovePicker::new(Some(mv), [None; 2], None);
+            picker.next(board, &histories, &cont).is_some()
+        });
+        let first_capture = ns_per_node(&|board, _| {
+            let mut picker = MovePicker::new(None, [None; 2], None);
+            picker.next(board, &histories, &cont).is_some()
+        });
+        let movegen = ns_per_node(&|board, _| {
+            let mut n = 0;
+            board.generate_moves(|moves| {
+                n += moves.len();
+                false
             });
-            let first = min_ns(&|board, _| {
-                let mut picker = MovePicker::new(None, [None; 2], None);
-                picker.next(board, &histories, &cont).is_some()
-            });
-            let movegen = min_ns(&|board, _| {
-                let mut c = 0;
-                board.generate_moves(|m| {
-                    c += m.len();
-                    false
-                });
-                c > 0
-            });
-            let legal = min_ns(&|board, tt| board.is_legal(tt));
-            println!("tt-only {tt_only:.1} ns, first without tt {first:.1} ns, movegen {movegen:.1} ns, is_legal {legal:.1} ns");
-        }
+            n > 0
+        });
+        let is_legal = ns_per_node(&|board, mv| board.is_legal(mv));
+        println!("{} positions, ns per node:", positions.len());
+        println!("  picker, TT move only:    {tt_move:.1}");
+        println!("  picker, first capture:   {first_capture:.1}");
+        println!("  bulk move generation:    {movegen:.1}");
+        println!("  is_legal:                {is_legal:.1}");
     }
 
     /// Moves per second: plain perft (bulk-counted leaves and enumerated leaves) against
     /// perft through the picker. Run with
     /// `cargo test --release --lib search::movepick -- --ignored --nocapture`.
     #[test]
-    #[ignore]
+    #[ignore = "benchmark: run in release with --nocapture"]
     fn bench_picker_perft() {
         use std::time::Instant;
 

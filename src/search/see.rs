@@ -492,8 +492,8 @@ mod tests {
         assert!(!see_ge(&board, mv, 0));
         assert!(see_ge(&board, mv, -300));
         // Chess960 castling gains nothing and loses nothing.
-        let board = parse_fen("4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1", true)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let board =
+            parse_fen("4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1", true).unwrap_or_else(|e| panic!("{e}"));
         for uci in ["e1b1", "e1g1"] {
             let mv: Move = uci.parse().unwrap_or_else(|_| panic!("bad move"));
             assert!(board.is_legal(mv));
