@@ -4,7 +4,7 @@
 //!   allocates nothing, so it is the reference the test suites run.
 //! * [`divide`]: the per-root-move counts of `go perft`, with the root moves shared out
 //!   over the machine's threads and, from depth 5, a [`PerftTable`] shared by the
-//!   threads (about 1.6x faster at depth 6, 2x at depth 7).
+//!   threads (startpos perft 6 on one thread: 0.22 s with it, 0.55 s without).
 //! * [`divide_report`]: the divide as text, in Stockfish's format.
 
 use std::fmt::Write;
@@ -167,6 +167,11 @@ impl PerftTable {
 
     #[inline(always)]
     fn store(&self, hash: u64, depth: u32, nodes: u64) {
+        // The entry holds 56 bits of count and 8 of depth (perft 12 of the start
+        // position still fits); anything larger is simply not stored.
+        if depth > 0xff || nodes >> 56 != 0 {
+            return;
+        }
         let bucket = hash as usize & self.mask;
         let deepest = self.entries[bucket][1].load(Ordering::Relaxed) & 0xff;
         // Keep the deepest count in the first entry; anything shallower goes second.

@@ -35,12 +35,12 @@ impl Searcher<'_> {
         }
         depth = depth.max(1);
 
-        // Step 2. Node accounting and the stop check.
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply as u32 + 1);
-        if self.control.should_stop(self.nodes) {
+        // Step 2. The stop check, and node accounting.
+        if self.control.should_stop(self.nodes + 1) {
             return 0;
         }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply as u32 + 1);
 
         if !root {
             // Step 3. Draws: fifty-move rule, repetition, insufficient material.
@@ -183,6 +183,10 @@ impl Searcher<'_> {
             let quiet = is_quiet(board, mv);
             move_count += 1;
 
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            let gives_check = !child.checkers().is_empty();
+
             if !root && best_score > -super::score::MATE_BOUND && has_non_pawn_material(board) {
                 if quiet {
                     // Step 11. Late move pruning: enough quiet moves tried at low depth.
@@ -191,13 +195,18 @@ impl Searcher<'_> {
                         continue;
                     }
                     // Step 12. Futility pruning: the static eval is too far below alpha
-                    // for a quiet move to help.
-                    if !in_check && depth <= 8 && eval + 100 + 90 * depth <= alpha {
-                        picker.skip_quiets();
+                    // for a quiet move to help, unless it checks.
+                    if !in_check && !gives_check && depth <= 8 && eval + 100 + 90 * depth <= alpha {
                         continue;
                     }
-                    // Step 13. SEE pruning of quiet moves that lose material.
-                    if depth <= 8 && !see_ge(board, mv, -60 * depth) {
+                    // Step 13. SEE pruning of quiet moves that lose material (checks get
+                    // more rope: a sacrifice with check is how mates start).
+                    let margin = if gives_check {
+                        -25 * depth * depth
+                    } else {
+                        -60 * depth
+                    };
+                    if depth <= 8 && !see_ge(board, mv, margin) {
                         continue;
                     }
                 } else if depth <= 8
@@ -209,12 +218,9 @@ impl Searcher<'_> {
                 }
             }
 
-            let mut child = board.clone();
-            child.play_unchecked(mv);
             if root {
                 self.report_current_move(board, mv, move_count);
             }
-            let gives_check = !child.checkers().is_empty();
 
             // Step 14. Extensions: singular extension for a hash move that is much better
             // than every alternative; check extension otherwise.
@@ -382,10 +388,10 @@ impl Searcher<'_> {
         ply: usize,
     ) -> i32 {
         self.pv.clear(ply);
-        self.nodes += 1;
-        if self.control.should_stop(self.nodes) {
+        if self.control.should_stop(self.nodes + 1) {
             return 0;
         }
+        self.nodes += 1;
         self.seldepth = self.seldepth.max(ply as u32 + 1);
         if self.is_draw(board, ply) {
             return self.draw_score();

@@ -38,13 +38,13 @@ impl<'a> Control<'a> {
         }
     }
 
-    /// Whether the search must unwind now; `nodes` is this thread's node count.
+    /// Whether the search must unwind now rather than visit node number `nodes`.
     #[inline]
     pub fn should_stop(&mut self, nodes: u64) -> bool {
         if self.stopped {
             return true;
         }
-        if self.node_limit.is_some_and(|limit| nodes >= limit) {
+        if self.node_limit.is_some_and(|limit| nodes > limit) {
             self.stop();
             return true;
         }

@@ -50,6 +50,7 @@ pub fn run(
     let mut stability = 0;
     let mut previous_best = None;
     let mut previous_score = 0;
+    let mut completed_depth = 0;
 
     for depth in 1..=max_depth {
         searcher.root_depth = depth;
@@ -94,6 +95,7 @@ pub fn run(
         }
         new_lines.sort_by_key(|line| std::cmp::Reverse(line.score));
         lines = new_lines;
+        completed_depth = depth as u32;
         report_lines(&searcher, board, &lines, depth, started, job);
 
         // Stop conditions between iterations.
@@ -148,6 +150,8 @@ pub fn run(
     SearchOutcome {
         best,
         ponder,
+        score: best_line.map_or(0, |l| l.score),
+        depth: completed_depth,
         nodes: searcher.nodes,
     }
 }

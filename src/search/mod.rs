@@ -93,6 +93,10 @@ pub struct SearchJob {
 pub struct SearchOutcome {
     pub best: Option<Move>,
     pub ponder: Option<Move>,
+    /// The best line's score from the side to move's view (see `score.rs` for mates).
+    pub score: i32,
+    /// The last completed depth.
+    pub depth: u32,
     pub nodes: u64,
 }
 
