@@ -1163,3 +1163,76 @@ fn garbage_bytes_and_very_long_lines_do_not_crash_the_engine() {
         ));
     }
 }
+
+/// `MultiPV 3` prints three ranked lines per depth, each with its index, distinct first
+/// moves and scores that do not rise from one line to the next.
+#[test]
+fn multipv_prints_ranked_lines() {
+    let mut engine = start();
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos");
+    let (lines, _) = search(&mut engine, "go depth 6");
+    let last_depth: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 6 ") && !l.contains("bound") && l.contains(" pv "))
+        .collect();
+    if last_depth.len() != 3 {
+        engine.fail(&format!(
+            "expected 3 lines at depth 6, got {}",
+            last_depth.len()
+        ));
+    }
+    let field = |line: &str, name: &str| -> String {
+        let mut words = line.split_whitespace();
+        words.find(|w| *w == name);
+        words.next().unwrap_or("").to_string()
+    };
+    let mut firsts = Vec::new();
+    let mut previous_score = i64::MAX;
+    for (index, line) in last_depth.iter().enumerate() {
+        assert_eq!(field(line, "multipv"), (index + 1).to_string(), "{line}");
+        assert_eq!(field(line, "score"), "cp", "{line}");
+        let score: i64 = field(line, "cp").parse().expect("cp score");
+        assert!(score <= previous_score, "scores must not rise: {line}");
+        previous_score = score;
+        firsts.push(field(line, "pv"));
+    }
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "first moves must differ: {last_depth:?}");
+}
+
+/// A few moves on a clock: each `bestmove` comes well inside the time the side had
+/// left (generous slack: this checks the allotment, not the machine's speed).
+#[test]
+fn moves_on_a_clock_come_within_their_allotment() {
+    let mut engine = start();
+    let mut moves: Vec<String> = Vec::new();
+    let mut clock_ms: u64 = 3000;
+    for _ in 0..6 {
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        engine.send(&position);
+        let started = std::time::Instant::now();
+        let (_, (best, _)) = search(
+            &mut engine,
+            &format!("go wtime {clock_ms} btime {clock_ms} winc 30 binc 30"),
+        );
+        let spent = started.elapsed().as_millis() as u64;
+        // The hard limit is at most 40% of the clock; allow 300 ms for a loaded machine.
+        assert!(
+            spent < clock_ms * 2 / 5 + 300,
+            "move {} took {spent} ms with {clock_ms} ms on the clock",
+            moves.len() + 1
+        );
+        assert!(
+            spent < clock_ms,
+            "lost on time: {spent} ms of {clock_ms} ms"
+        );
+        clock_ms = clock_ms - spent.min(clock_ms) + 30;
+        moves.push(best);
+    }
+}
