@@ -70,14 +70,7 @@ impl Searcher<'_> {
         };
         let tt_move = tt_entry.and_then(|e| e.mv);
         if let Some(entry) = tt_entry {
-            if !pv_node
-                && entry.depth >= depth
-                && match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => entry.score >= beta,
-                    Bound::Upper => entry.score <= alpha,
-                }
-            {
+            if !pv_node && entry.depth >= depth && entry.cuts_off(alpha, beta) {
                 return entry.score;
             }
         }
@@ -97,17 +90,7 @@ impl Searcher<'_> {
             && static_eval > self.stack[ply - 2].static_eval;
         // A TT score is a better estimate than the static evaluation when its bound allows.
         let eval = match tt_entry {
-            Some(e)
-                if !in_check
-                    && !is_mate(e.score)
-                    && match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => e.score > static_eval,
-                        Bound::Upper => e.score < static_eval,
-                    } =>
-            {
-                e.score
-            }
+            Some(e) if !in_check && !is_mate(e.score) && e.improves_on(static_eval) => e.score,
             _ => static_eval,
         };
         self.histories.clear_killers_at(ply + 1);
@@ -404,11 +387,7 @@ impl Searcher<'_> {
         let key = board.hash();
         let tt_entry = self.tt.probe(key, ply);
         if let Some(entry) = tt_entry {
-            if match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => entry.score >= beta,
-                Bound::Upper => entry.score <= alpha,
-            } {
+            if entry.cuts_off(alpha, beta) {
                 return entry.score;
             }
         }

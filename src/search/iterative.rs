@@ -36,11 +36,12 @@ pub fn run(
     out: &Output,
 ) -> SearchOutcome {
     let board = &job.game.board;
-    let started = Instant::now();
     let mut searcher = Searcher::new(tt, control, &job.game.history);
     searcher.reporter = Some(Reporter {
         out,
         chess960: job.settings.chess960,
+        root: board.clone(),
+        started: Instant::now(),
     });
     let max_depth = job.limits.depth.map_or(MAX_PLY as i32 - 8, |d| {
         (d as i32).clamp(1, MAX_PLY as i32 - 8)
@@ -64,7 +65,7 @@ pub fn run(
                 .filter(|m| !new_lines.iter().any(|l| l.moves.first() == Some(m)))
                 .collect();
             let guess = lines.get(index).map(|l| l.score);
-            match aspiration_search(&mut searcher, board, depth, guess, index, started, job) {
+            match aspiration_search(&mut searcher, board, depth, guess, index) {
                 Some(line) => new_lines.push(line),
                 None => break,
             }
@@ -96,7 +97,7 @@ pub fn run(
         new_lines.sort_by_key(|line| std::cmp::Reverse(line.score));
         lines = new_lines;
         completed_depth = depth as u32;
-        report_lines(&searcher, board, &lines, depth, started, job);
+        searcher.report_lines(&lines);
 
         // Stop conditions between iterations.
         let best = lines[0].moves[0];
@@ -164,8 +165,6 @@ fn aspiration_search(
     depth: i32,
     guess: Option<i32>,
     index: usize,
-    started: Instant,
-    job: &SearchJob,
 ) -> Option<Line> {
     let mut delta = 15;
     let (mut alpha, mut beta) = match guess {
@@ -184,31 +183,11 @@ fn aspiration_search(
         let moves = searcher.pv.root_line();
         if score <= alpha {
             // Fail low: the line is worse than thought; widen downwards.
-            report_bound(
-                searcher,
-                board,
-                score,
-                ScoreBound::Upper,
-                &moves,
-                depth,
-                index,
-                started,
-                job,
-            );
+            searcher.report_line(score, ScoreBound::Upper, &moves, index);
             beta = (alpha + beta) / 2;
             alpha = (score - delta).max(-INFINITY);
         } else if score >= beta {
-            report_bound(
-                searcher,
-                board,
-                score,
-                ScoreBound::Lower,
-                &moves,
-                depth,
-                index,
-                started,
-                job,
-            );
+            searcher.report_line(score, ScoreBound::Lower, &moves, index);
             beta = (score + delta).min(INFINITY);
         } else {
             let moves = if moves.is_empty() {
@@ -247,76 +226,32 @@ fn pv_text(board: &Board, moves: &[Move], chess960: bool) -> Vec<protocol::UciMo
     text
 }
 
-#[allow(clippy::too_many_arguments)]
-fn info_for(
-    searcher: &Searcher<'_>,
-    board: &Board,
-    score: i32,
-    bound: ScoreBound,
-    moves: &[Move],
-    depth: i32,
-    index: usize,
-    started: Instant,
-    job: &SearchJob,
-) -> Info {
-    let elapsed = started.elapsed();
-    let millis = elapsed.as_millis() as u64;
-    Info {
-        depth: Some(depth as u32),
-        seldepth: Some(searcher.seldepth.max(depth as u32)),
-        multipv: Some(index as u32 + 1),
-        score: Some((uci_score(score), bound)),
-        nodes: Some(searcher.nodes),
-        nps: Some((searcher.nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64),
-        hashfull: Some(searcher.tt.hashfull()),
-        time: Some(millis),
-        pv: pv_text(board, moves, job.settings.chess960),
-        ..Info::default()
+impl Searcher<'_> {
+    /// Prints one `info` line for a principal variation (main thread only).
+    fn report_line(&self, score: i32, bound: ScoreBound, moves: &[Move], index: usize) {
+        let Some(reporter) = &self.reporter else {
+            return;
+        };
+        let elapsed = reporter.started.elapsed();
+        let depth = self.root_depth as u32;
+        reporter.out.send(&Response::Info(Info {
+            depth: Some(depth),
+            seldepth: Some(self.seldepth.max(depth)),
+            multipv: Some(index as u32 + 1),
+            score: Some((uci_score(score), bound)),
+            nodes: Some(self.nodes),
+            nps: Some((u128::from(self.nodes) * 1000 / elapsed.as_millis().max(1)) as u64),
+            hashfull: Some(self.tt.hashfull()),
+            time: Some(elapsed.as_millis() as u64),
+            pv: pv_text(&reporter.root, moves, reporter.chess960),
+            ..Info::default()
+        }));
     }
-}
 
-#[allow(clippy::too_many_arguments)]
-fn report_bound(
-    searcher: &Searcher<'_>,
-    board: &Board,
-    score: i32,
-    bound: ScoreBound,
-    moves: &[Move],
-    depth: i32,
-    index: usize,
-    started: Instant,
-    job: &SearchJob,
-) {
-    if let Some(reporter) = &searcher.reporter {
-        let info = info_for(
-            searcher, board, score, bound, moves, depth, index, started, job,
-        );
-        reporter.out.send(&Response::Info(info));
-    }
-}
-
-fn report_lines(
-    searcher: &Searcher<'_>,
-    board: &Board,
-    lines: &[Line],
-    depth: i32,
-    started: Instant,
-    job: &SearchJob,
-) {
-    if let Some(reporter) = &searcher.reporter {
+    /// Prints the lines of a completed depth, best first.
+    fn report_lines(&self, lines: &[Line]) {
         for (index, line) in lines.iter().enumerate() {
-            let info = info_for(
-                searcher,
-                board,
-                line.score,
-                ScoreBound::Exact,
-                &line.moves,
-                depth,
-                index,
-                started,
-                job,
-            );
-            reporter.out.send(&Response::Info(info));
+            self.report_line(line.score, ScoreBound::Exact, &line.moves, index);
         }
     }
 }

@@ -135,6 +135,10 @@ pub struct Searcher<'a> {
 pub struct Reporter<'a> {
     pub out: &'a crate::output::Output,
     pub chess960: bool,
+    /// The root position, to write the PV in UCI notation.
+    pub root: Board,
+    /// When the search started, for `time` and `nps`.
+    pub started: std::time::Instant,
 }
 
 impl<'a> Searcher<'a> {

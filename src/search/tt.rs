@@ -53,6 +53,28 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
+impl TtEntry {
+    /// Whether the stored score settles a search with window (`alpha`, `beta`): exact,
+    /// or a bound on the side of the window it proves.
+    pub fn cuts_off(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+
+    /// Whether the stored score is a better estimate than `static_eval`: exact, or a
+    /// bound pointing away from it.
+    pub fn improves_on(&self, static_eval: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score > static_eval,
+            Bound::Upper => self.score < static_eval,
+        }
+    }
+}
+
 /// Smallest and largest table sizes accepted by [`TranspositionTable::new`], in MiB.
 pub const MIN_MEGABYTES: usize = 1;
 pub const MAX_MEGABYTES: usize = 65_536;
