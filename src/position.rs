@@ -106,16 +106,37 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, PositionError> {
         "{} {} {} {} {} {}",
         fields[0], fields[1], castling, en_passant, halfmove, fullmove
     );
-    let board = Board::from_fen(&full, true).map_err(|_| {
-        PositionError::EnPassant(format!(
-            "'{en_passant}' is not just behind a pawn of the side that moved last"
-        ))
-    })?;
+    let board = Board::from_fen(&full, true)
+        .map_err(|_| PositionError::EnPassant(en_passant_problem(&squares, side, en_passant)))?;
     debug_assert_eq!(board.side_to_move(), side);
     Ok(board)
 }
 
 type Squares = [Option<(Piece, Color)>; 64];
+
+/// Why an en-passant square that parses is still impossible.
+fn en_passant_problem(squares: &Squares, side: Color, text: &str) -> String {
+    let Ok(square) = text.parse::<Square>() else {
+        return format!("'{text}' is not a square");
+    };
+    let (behind, landed, origin) = match side {
+        Color::White => (5, 4, 6),
+        Color::Black => (2, 3, 1),
+    };
+    let file = square.file() as usize;
+    let mover = !side;
+    let pushed = squares[landed * 8 + file] == Some((Piece::Pawn, mover))
+        && squares[behind * 8 + file].is_none()
+        && squares[origin * 8 + file].is_none();
+    if square.rank() as usize == behind && pushed {
+        format!(
+            "'{text}' is impossible: no double pawn push could have left the side to move \
+             in the check it is in"
+        )
+    } else {
+        format!("'{text}' is not just behind a pawn of the side that moved last")
+    }
+}
 
 fn parse_placement(text: &str) -> Result<Squares, PositionError> {
     let mut squares: Squares = [None; 64];
