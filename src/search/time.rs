@@ -66,13 +66,14 @@ impl TimeManager {
         }
         if let Some(movetime) = limits.movetime {
             // Exactly the movetime less the overhead, but at least a millisecond (and
-            // never more than the movetime itself).
+            // never more than the movetime itself). No soft limit: the whole movetime is
+            // used, not cut short by a stable best move.
             let limit = movetime
                 .saturating_sub(overhead)
                 .max(MIN_LIMIT)
                 .min(movetime);
             return TimeManager {
-                soft: Some(limit),
+                soft: None,
                 hard: Some(limit),
             };
         }
@@ -145,6 +146,9 @@ impl TimeManager {
         score_drop: i32,
         best_move_nodes_fraction: f64,
     ) -> bool {
+        if self.hard_stop(elapsed) {
+            return false;
+        }
         let (Some(soft), Some(hard)) = (self.soft, self.hard) else {
             return true;
         };
@@ -248,9 +252,13 @@ mod tests {
                 ..Limits::default()
             };
             let tm = TimeManager::new(&limits, ms(overhead), 1);
-            assert_eq!(tm.soft_limit(), Some(ms(expected)), "movetime {movetime}");
+            assert_eq!(tm.soft_limit(), None, "movetime {movetime}");
             assert_eq!(tm.hard_limit(), Some(ms(expected)), "movetime {movetime}");
             assert!(tm.hard_stop(ms(expected)));
+            if expected > 0 {
+                assert!(!tm.hard_stop(ms(expected - 1)));
+                assert!(tm.start_next_iteration(ms(expected - 1), 8, -100, 1.0));
+            }
         }
     }
 
