@@ -92,6 +92,13 @@ impl Engine {
                 if self.refuse_while_searching("perft") {
                     return Flow::Continue;
                 }
+                if depth > perft::MAX_DEPTH {
+                    self.out.error(&format!(
+                        "perft depth {depth} is beyond the maximum of {}",
+                        perft::MAX_DEPTH
+                    ));
+                    return Flow::Continue;
+                }
                 let report = perft::divide_report(&self.game.board, depth, self.options.chess960);
                 self.out.line(&report);
             }
@@ -132,6 +139,13 @@ impl Engine {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let touches_hash = matches!(
+            name.trim().to_ascii_lowercase().as_str(),
+            "hash" | "clear hash"
+        );
+        if touches_hash && self.refuse_while_searching(&format!("setoption {name}")) {
+            return;
+        }
         match self.options.set(name, value) {
             Ok(Change::Stored) => {}
             Ok(Change::ResizeHash) => {
@@ -193,7 +207,6 @@ impl Engine {
                 multipv: self.options.multipv,
                 chess960: self.options.chess960,
                 move_overhead: Duration::from_millis(self.options.move_overhead_ms),
-                show_wdl: false,
             },
         };
         self.active = self

@@ -15,6 +15,10 @@ use protocol::UciMove;
 
 use crate::position::{legal_moves, to_uci};
 
+/// The deepest perft the `perft` command runs (depth 15 from the start position is
+/// already about 2 * 10^21 nodes).
+pub const MAX_DEPTH: u32 = 15;
+
 /// The number of leaf nodes of the legal move tree of `board` at `depth` plies
 /// (`depth` 0 counts the position itself). Single-threaded, allocates nothing.
 pub fn perft(board: &Board, depth: u32) -> u64 {

@@ -409,7 +409,7 @@ fn malformed_commands_get_exactly_one_error_each_and_change_nothing() {
     let malformed = [
         "go depth abc",
         "go depth",
-        "go wtime -5",
+        "go depth -5",
         "go nodes 1e6",
         "go depth 3 perft 2",
         "go searchmoves e2e4",

@@ -216,6 +216,22 @@ fn take_number<T: std::str::FromStr>(parameter: &str, args: &mut &[&str]) -> Res
     }
 }
 
+/// A clock reading (`wtime`, `btime`, `winc`, `binc`). Some GUIs send a negative
+/// remaining time once a clock has run past zero; refusing the `go` would forfeit the
+/// game, so a negative reading counts as zero. Anything else malformed is an error.
+fn take_clock(parameter: &str, args: &mut &[&str]) -> Result<u64, ParseError> {
+    match args.first().and_then(|token| token.strip_prefix('-')) {
+        Some(magnitude) => {
+            let token = args[0];
+            *args = &args[1..];
+            number::<u64>(parameter, magnitude)
+                .map(|_| 0)
+                .map_err(|_| bad_number(parameter, token))
+        }
+        None => take_number(parameter, args),
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Commands.
 // ---------------------------------------------------------------------------
@@ -320,10 +336,10 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
             }
             "ponder" => params.ponder = true,
             "infinite" => params.infinite = true,
-            "wtime" => params.wtime = Some(take_number(keyword, &mut args)?),
-            "btime" => params.btime = Some(take_number(keyword, &mut args)?),
-            "winc" => params.winc = Some(take_number(keyword, &mut args)?),
-            "binc" => params.binc = Some(take_number(keyword, &mut args)?),
+            "wtime" => params.wtime = Some(take_clock(keyword, &mut args)?),
+            "btime" => params.btime = Some(take_clock(keyword, &mut args)?),
+            "winc" => params.winc = Some(take_clock(keyword, &mut args)?),
+            "binc" => params.binc = Some(take_clock(keyword, &mut args)?),
             "movestogo" => params.movestogo = Some(take_number(keyword, &mut args)?),
             "depth" => params.depth = Some(take_number(keyword, &mut args)?),
             "nodes" => params.nodes = Some(take_number(keyword, &mut args)?),

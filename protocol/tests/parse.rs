@@ -562,7 +562,9 @@ fn go_perft() {
 #[test]
 fn go_bad_numbers() {
     assert_eq!(err("go depth abc"), bad_number("depth", "abc"));
-    assert_eq!(err("go wtime -5"), bad_number("wtime", "-5"));
+    assert_eq!(err("go depth -5"), bad_number("depth", "-5"));
+    assert_eq!(err("go wtime -abc"), bad_number("wtime", "-abc"));
+    assert_eq!(err("go wtime --5"), bad_number("wtime", "--5"));
     assert_eq!(err("go wtime +5"), bad_number("wtime", "+5"));
     assert_eq!(err("go movetime 1.5"), bad_number("movetime", "1.5"));
     assert_eq!(err("go movetime ５"), bad_number("movetime", "５"));
@@ -662,4 +664,15 @@ fn error_messages() {
         err("position startpos moves e9e5").to_string(),
         "'e9e5' is not a move in UCI notation"
     );
+}
+
+#[test]
+fn negative_clock_readings_count_as_zero() {
+    // GUIs send these once a clock has run past zero; refusing `go` would lose the game.
+    let Ok(Command::Go(params)) = parse_command("go wtime -150 btime 1000 winc -1 binc 0") else {
+        panic!("a negative clock reading must parse");
+    };
+    assert_eq!(params.wtime, Some(0));
+    assert_eq!(params.btime, Some(1000));
+    assert_eq!(params.winc, Some(0));
 }

@@ -5,10 +5,11 @@
 use cozy_chess::{Board, Move, Piece};
 
 use super::history::ContextMoves;
+use super::movepick::MAX_MOVES;
 use super::movepick::{is_quiet, MovePicker, Stage};
 use super::score::{is_mate, mate_in, mated_in, INFINITY, MAX_PLY};
 use super::see::see_ge;
-use super::thread_data::{Searcher, MAX_MOVES};
+use super::thread_data::Searcher;
 use super::tt::Bound;
 use crate::eval::evaluate;
 
@@ -44,7 +45,7 @@ impl Searcher<'_> {
 
         if !root {
             // Step 3. Draws: fifty-move rule, repetition, insufficient material.
-            if self.is_draw(board, ply) {
+            if self.is_draw(board) {
                 return self.draw_score();
             }
             if ply >= MAX_PLY - 1 {
@@ -98,7 +99,10 @@ impl Searcher<'_> {
         if !pv_node && !in_check && excluded.is_none() {
             // Step 7. Reverse futility pruning: far above beta at low depth, assume the
             // opponent cannot catch up.
-            if depth <= 8 && !is_mate(beta) && eval - rfp_margin(depth, improving) >= beta {
+            if depth <= MAX_PRUNING_DEPTH
+                && !is_mate(beta)
+                && eval - rfp_margin(depth, improving) >= beta
+            {
                 return (eval + beta) / 2;
             }
 
@@ -110,7 +114,7 @@ impl Searcher<'_> {
                 && self.stack[ply].null_allowed
                 && has_non_pawn_material(board)
             {
-                let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let reduction = null_move_reduction(depth, eval, beta);
                 if let Some(child) = board.null_move() {
                     self.stack[ply + 1].moved = None;
                     self.stack[ply + 1].null_allowed = false;
@@ -137,7 +141,7 @@ impl Searcher<'_> {
 
         // Step 9. Internal iterative reduction: without a hash move this node was never
         // searched well; search it shallower now, better next iteration.
-        if depth >= 4 && tt_move.is_none() && (pv_node || cut_node) {
+        if !root && depth >= 4 && tt_move.is_none() && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -179,22 +183,22 @@ impl Searcher<'_> {
                     }
                     // Step 12. Futility pruning: the static eval is too far below alpha
                     // for a quiet move to help, unless it checks.
-                    if !in_check && !gives_check && depth <= 8 && eval + 100 + 90 * depth <= alpha {
+                    if !in_check
+                        && !gives_check
+                        && depth <= MAX_PRUNING_DEPTH
+                        && eval + futility_margin(depth) <= alpha
+                    {
                         continue;
                     }
                     // Step 13. SEE pruning of quiet moves that lose material (checks get
                     // more rope: a sacrifice with check is how mates start).
-                    let margin = if gives_check {
-                        -25 * depth * depth
-                    } else {
-                        -60 * depth
-                    };
-                    if depth <= 8 && !see_ge(board, mv, margin) {
+                    let margin = see_quiet_margin(depth, gives_check);
+                    if depth <= MAX_PRUNING_DEPTH && !see_ge(board, mv, margin) {
                         continue;
                     }
-                } else if depth <= 8
+                } else if depth <= MAX_PRUNING_DEPTH
                     && matches!(picker.stage(), Stage::BadCaptures)
-                    && !see_ge(board, mv, -25 * depth * depth)
+                    && !see_ge(board, mv, see_capture_margin(depth))
                 {
                     // Step 13b. SEE pruning of captures that lose too much.
                     continue;
@@ -228,6 +232,8 @@ impl Searcher<'_> {
                         cut_node,
                     );
                     self.stack[ply].excluded = None;
+                    // The excluded search wrote its own line at this ply; forget it.
+                    self.pv.clear(ply);
                     if self.control.stopped() {
                         return 0;
                     }
@@ -376,7 +382,7 @@ impl Searcher<'_> {
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply as u32 + 1);
-        if self.is_draw(board, ply) {
+        if self.is_draw(board) {
             return self.draw_score();
         }
         let in_check = !board.checkers().is_empty();
@@ -412,8 +418,13 @@ impl Searcher<'_> {
             move_count += 1;
             if !in_check {
                 // Delta pruning: even winning the piece does not reach alpha.
-                let gain = captured_value(board, mv) + if mv.promotion.is_some() { 800 } else { 0 };
-                if static_eval + gain + 200 <= alpha {
+                let gain = captured_value(board, mv)
+                    + if mv.promotion.is_some() {
+                        PROMOTION_GAIN
+                    } else {
+                        0
+                    };
+                if static_eval + gain + DELTA_MARGIN <= alpha {
                     continue;
                 }
                 // SEE pruning: a capture that loses material cannot raise alpha.
@@ -487,10 +498,43 @@ fn has_non_pawn_material(board: &Board) -> bool {
     !(ours & !(board.pieces(Piece::Pawn) | board.pieces(Piece::King))).is_empty()
 }
 
+/// Pruning steps 7, 12 and 13 apply from this depth down.
+const MAX_PRUNING_DEPTH: i32 = 8;
+/// Quiescence delta pruning: a capture must be able to come this close to alpha.
+const DELTA_MARGIN: i32 = 200;
+/// What a queen promotion adds to a capture's gain (queen less pawn, roughly).
+const PROMOTION_GAIN: i32 = 800;
+
+/// How far above beta the eval must be for reverse futility pruning.
 fn rfp_margin(depth: i32, improving: bool) -> i32 {
     80 * (depth - i32::from(improving))
 }
 
+/// How much shallower the null-move search goes: more at depth and far above beta.
+fn null_move_reduction(depth: i32, eval: i32, beta: i32) -> i32 {
+    3 + depth / 4 + ((eval - beta) / 200).min(3)
+}
+
+/// How far below alpha the eval may be before quiet moves are futile.
+fn futility_margin(depth: i32) -> i32 {
+    100 + 90 * depth
+}
+
+/// The SEE a quiet move must reach not to be pruned; checks may sacrifice more.
+fn see_quiet_margin(depth: i32, gives_check: bool) -> i32 {
+    if gives_check {
+        -25 * depth * depth
+    } else {
+        -60 * depth
+    }
+}
+
+/// The SEE a losing capture must reach not to be pruned.
+fn see_capture_margin(depth: i32) -> i32 {
+    -25 * depth * depth
+}
+
+/// How many quiet moves are tried before the rest are skipped.
 fn lmp_threshold(depth: i32, improving: bool) -> usize {
     let base = 3 + depth * depth;
     (if improving { base } else { base / 2 }) as usize

@@ -44,7 +44,9 @@ pub fn run(
         started: Instant::now(),
     });
     let max_depth = job.limits.depth.map_or(MAX_PLY as i32 - 8, |d| {
-        (d as i32).clamp(1, MAX_PLY as i32 - 8)
+        i32::try_from(d)
+            .unwrap_or(i32::MAX)
+            .clamp(1, MAX_PLY as i32 - 8)
     });
     let line_count = (job.settings.multipv as usize).clamp(1, root_moves.len());
     let mut lines: Vec<Line> = Vec::new();
@@ -111,7 +113,7 @@ pub fn run(
         previous_best = Some(best);
         previous_score = score;
         if let Some(mate) = job.limits.mate {
-            if is_mate(score) && score > 0 && mate_moves(score) <= mate as i32 {
+            if is_mate(score) && score > 0 && i64::from(mate_moves(score)) <= i64::from(mate) {
                 break;
             }
         }
@@ -123,7 +125,8 @@ pub fn run(
             .iter()
             .find(|(m, _)| *m == best)
             .map_or(0, |(_, n)| *n);
-        let fraction = best_nodes as f64 / searcher.nodes.max(1) as f64;
+        let iteration_nodes: u64 = searcher.root_nodes.iter().map(|(_, n)| n).sum();
+        let fraction = best_nodes as f64 / iteration_nodes.max(1) as f64;
         let elapsed = searcher.control.elapsed();
         let single_reply = root_moves.len() == 1 && job.limits.clock.is_some();
         if single_reply
@@ -174,8 +177,9 @@ fn aspiration_search(
         ),
         _ => (-INFINITY, INFINITY),
     };
-    searcher.root_best = None;
     loop {
+        // A move that beat alpha in an earlier window is no evidence in this one.
+        searcher.root_best = None;
         let score = searcher.negamax(board, alpha, beta, depth, 0, false);
         if searcher.control.stopped() {
             return None;

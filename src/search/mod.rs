@@ -66,7 +66,6 @@ pub struct Settings {
     pub multipv: u32,
     pub chess960: bool,
     pub move_overhead: Duration,
-    pub show_wdl: bool,
 }
 
 impl Default for Settings {
@@ -75,7 +74,6 @@ impl Default for Settings {
             multipv: 1,
             chess960: false,
             move_overhead: Duration::from_millis(10),
-            show_wdl: false,
         }
     }
 }

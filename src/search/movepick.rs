@@ -61,7 +61,8 @@ enum Phase {
 }
 
 /// More than the legal moves of any position (at most 218).
-const MAX_MOVES: usize = 256;
+/// More than the legal moves of any chess position.
+pub const MAX_MOVES: usize = 256;
 /// Move generation calls back at most 18 times: once per piece, and twice more for en
 /// passant captures.
 const MAX_PIECE_MOVES: usize = 18;

@@ -9,9 +9,6 @@ use super::history::Histories;
 use super::score::{INFINITY, MAX_PLY};
 use super::tt::TranspositionTable;
 
-/// More than the legal moves of any position.
-pub const MAX_MOVES: usize = 256;
-
 /// Facts about one ply of the current line.
 #[derive(Clone, Copy)]
 pub struct Frame {
@@ -181,9 +178,11 @@ impl<'a> Searcher<'a> {
 
     /// Fifty-move rule, repetition (twice inside the tree, three times counting the
     /// game before the root) and insufficient material.
-    pub fn is_draw(&self, board: &Board, ply: usize) -> bool {
-        let _ = ply;
-        if board.halfmove_clock() >= 100 && board.checkers().is_empty() {
+    pub fn is_draw(&self, board: &Board) -> bool {
+        // The fifty-move rule, unless the last move gave mate.
+        if board.halfmove_clock() >= 100
+            && (board.checkers().is_empty() || board.generate_moves(|_| true))
+        {
             return true;
         }
         if insufficient_material(board) {

@@ -287,13 +287,6 @@ impl TranspositionTable {
         target.check.store(key ^ data.0, Relaxed);
     }
 
-    /// A hint that `key` will be probed soon. Currently a no-op: a real prefetch needs
-    /// `unsafe`, which waits until a search exists to measure its benefit.
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        let _ = key;
-    }
-
     fn generation(&self) -> u8 {
         self.generation.load(Relaxed)
     }
