@@ -16,8 +16,6 @@ pub struct Frame {
     /// The piece that moved to reach this ply and where it went (`None` after a null
     /// move or at the root).
     pub moved: Option<(Piece, Square)>,
-    /// A move skipped by the singular-extension search.
-    pub excluded: Option<Move>,
     pub null_allowed: bool,
 }
 
@@ -26,7 +24,6 @@ impl Default for Frame {
         Frame {
             static_eval: -INFINITY,
             moved: None,
-            excluded: None,
             null_allowed: true,
         }
     }
