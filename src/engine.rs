@@ -111,11 +111,12 @@ impl Engine {
         self.out.error(text);
     }
 
-    /// End of input: a search that ends by itself may finish (so that
-    /// `printf 'go depth 12\n' | cutoff` prints its result); any other is stopped.
+    /// End of input: a search for a fixed amount of work (depth, nodes, mate, movetime)
+    /// may finish, so that `printf 'go depth 12\n' | cutoff` prints its result; any
+    /// other search (a clock, `infinite`, `ponder`) is stopped at once.
     pub fn finish(&mut self) {
         if let Some(active) = self.running() {
-            if active.is_bounded() {
+            if active.is_fixed_work() {
                 active.wait();
             }
         }

@@ -49,6 +49,17 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Whether the caller asked for a fixed amount of work (depth, nodes, mate or
+    /// movetime) rather than play on a clock: such a search may finish after end of
+    /// input, as a shell pipe expects.
+    pub fn is_fixed_work(&self) -> bool {
+        !self.infinite
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.mate.is_some()
+                || self.movetime.is_some())
+    }
+
     /// Whether the search has any bound that ends it without `stop`.
     pub fn is_bounded(&self) -> bool {
         !self.infinite

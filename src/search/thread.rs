@@ -31,7 +31,7 @@ struct Request {
 pub struct ActiveSearch {
     signals: Sender<Signal>,
     done: Receiver<()>,
-    bounded: bool,
+    fixed_work: bool,
     finished: bool,
 }
 
@@ -57,9 +57,10 @@ impl ActiveSearch {
         }
     }
 
-    /// Whether the search ends by itself (a finite limit, not pondering).
-    pub fn is_bounded(&self) -> bool {
-        self.bounded
+    /// Whether the search asked for a fixed amount of work (depth, nodes, mate,
+    /// movetime; not a clock, not pondering).
+    pub fn is_fixed_work(&self) -> bool {
+        self.fixed_work
     }
 }
 
@@ -97,7 +98,7 @@ impl SearchThread {
     ) -> Option<ActiveSearch> {
         let (signal_tx, signal_rx) = unbounded();
         let (done_tx, done_rx) = bounded(1);
-        let bounded = !ponder && job.limits.is_bounded();
+        let fixed_work = !ponder && job.limits.is_fixed_work();
         let request = Request {
             job,
             tt,
@@ -110,7 +111,7 @@ impl SearchThread {
         Some(ActiveSearch {
             signals: signal_tx,
             done: done_rx,
-            bounded,
+            fixed_work,
             finished: false,
         })
     }
