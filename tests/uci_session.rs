@@ -628,6 +628,26 @@ fn end_of_input_during_go_infinite_exits_with_status_0() {
     }
 }
 
+/// A search on a long clock is stopped by end of input too: the process exits with
+/// one bestmove, long before the clock's allotment (minutes here) would run out.
+#[test]
+fn end_of_input_during_a_clock_search_exits_with_status_0() {
+    let mut engine = start();
+    engine.send("position startpos");
+    engine.send("go wtime 3600000 btime 3600000");
+    wait_for_search_info(&mut engine);
+    engine.close_stdin();
+    let rest = engine.read_to_end(TIMEOUT);
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() {
+        engine.fail(&format!("expected exit status 0, got {status}"));
+    }
+    let bestmoves = rest.iter().filter(|l| l.starts_with("bestmove")).count();
+    if bestmoves != 1 {
+        engine.fail(&format!("expected one bestmove, got {bestmoves}"));
+    }
+}
+
 #[test]
 fn quit_during_a_search_exits_with_status_0() {
     let mut engine = start();
