@@ -249,6 +249,7 @@ impl Engine {
         let mut limits = Limits {
             depth: params.depth,
             nodes: params.nodes,
+            soft_nodes: None,
             mate: params.mate.filter(|&n| n > 0),
             movetime: params.movetime.map(Duration::from_millis),
             clock,

@@ -3,6 +3,8 @@
 
 pub mod bench;
 mod bench_positions;
+pub mod cli;
+pub mod datagen;
 pub mod display;
 pub mod engine;
 pub mod eval;
@@ -10,5 +12,6 @@ pub mod options;
 pub mod output;
 pub mod perft;
 pub mod position;
+pub mod rng;
 pub mod search;
 pub mod uci;

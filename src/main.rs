@@ -1,5 +1,6 @@
 //! The `cutoff` binary: with arguments, runs them as one command and exits once its
 //! output is complete; without, speaks UCI on stdin/stdout until `quit` or end of input.
+//! The tools `datagen` and `tune` take `--flag value` arguments instead (see their modules).
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -12,6 +13,10 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(status) = run_tool(&args) {
+        return status;
+    }
     let out = Arc::new(Output::stdout());
     let mut engine = match Engine::new(out) {
         Ok(engine) => engine,
@@ -20,7 +25,6 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let args: Vec<String> = std::env::args().skip(1).collect();
     if args.is_empty() {
         uci::run(&mut engine, std::io::stdin().lock());
     } else {
@@ -28,4 +32,20 @@ fn main() -> ExitCode {
         engine.finish();
     }
     ExitCode::SUCCESS
+}
+
+/// Runs a tool subcommand (`datagen`, `tune`) if the arguments name one.
+fn run_tool(args: &[String]) -> Option<ExitCode> {
+    let (name, rest) = args.split_first()?;
+    let result: Result<(), Box<dyn std::error::Error>> = match name.as_str() {
+        "datagen" => cutoff::datagen::main(rest).map_err(Into::into),
+        _ => return None,
+    };
+    Some(match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("cutoff {name}: error: {error}");
+            ExitCode::FAILURE
+        }
+    })
 }

@@ -117,6 +117,13 @@ pub fn run(
                 break;
             }
         }
+        if job
+            .limits
+            .soft_nodes
+            .is_some_and(|soft| searcher.nodes >= soft)
+        {
+            break;
+        }
         if searcher.control.pondering() {
             continue;
         }

@@ -38,6 +38,9 @@ pub struct Clock {
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are searched (self-play data
+    /// generation); `nodes` still bounds the last iteration.
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in this many moves.
     pub mate: Option<u32>,
     pub movetime: Option<Duration>,
@@ -56,6 +59,7 @@ impl Limits {
         !self.infinite
             && (self.depth.is_some()
                 || self.nodes.is_some()
+                || self.soft_nodes.is_some()
                 || self.mate.is_some()
                 || self.movetime.is_some())
     }
@@ -65,6 +69,7 @@ impl Limits {
         !self.infinite
             && (self.depth.is_some()
                 || self.nodes.is_some()
+                || self.soft_nodes.is_some()
                 || self.mate.is_some()
                 || self.movetime.is_some()
                 || self.clock.is_some())

@@ -1,0 +1,360 @@
+//! One self-play game: from a start position, each move a soft node-limited search, until
+//! the game ends by the rules or is adjudicated; the quiet positions met on the way are kept
+//! with their search scores and, once known, the game's result.
+//!
+//! Adjudication (scores are from White's point of view, mates included):
+//! - win: the score is at least [`WIN_SCORE`] in the same side's favour for
+//!   [`WIN_PLIES`] consecutive plies (both engines' searches agree);
+//! - draw: from ply [`DRAW_FROM_PLY`] on, the score stays within ±[`DRAW_SCORE`] for
+//!   [`DRAW_PLIES`] consecutive plies;
+//! - draw: the game reaches [`MAX_PLIES`] plies.
+//!
+//! The rules end games too: checkmate, stalemate, threefold repetition, the fifty-move rule
+//! and insufficient material (bare kings, or one minor piece against a bare king).
+
+use cozy_chess::{Board, Color, Move};
+
+use crate::position::Game;
+use crate::search::movepick::is_quiet;
+use crate::search::score::is_mate;
+use crate::search::thread_data::insufficient_material;
+use crate::search::tt::TranspositionTable;
+use crate::search::{think, Limits};
+
+/// Win adjudication: this many centipawns ...
+pub const WIN_SCORE: i32 = 1000;
+/// ... for this many consecutive plies.
+pub const WIN_PLIES: u32 = 4;
+/// Draw adjudication: scores within this many centipawns ...
+pub const DRAW_SCORE: i32 = 10;
+/// ... for this many consecutive plies ...
+pub const DRAW_PLIES: u32 = 10;
+/// ... once the game has reached this ply.
+pub const DRAW_FROM_PLY: usize = 80;
+/// A game this long is a draw.
+pub const MAX_PLIES: usize = 400;
+
+/// White's result of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    WhiteWins,
+    Draw,
+    BlackWins,
+}
+
+impl Outcome {
+    /// The result as the data file writes it: `1.0`, `0.5` or `0.0`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "1.0",
+            Outcome::Draw => "0.5",
+            Outcome::BlackWins => "0.0",
+        }
+    }
+
+    fn win_for(color: Color) -> Outcome {
+        match color {
+            Color::White => Outcome::WhiteWins,
+            Color::Black => Outcome::BlackWins,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    Checkmate,
+    Stalemate,
+    Repetition,
+    FiftyMoves,
+    InsufficientMaterial,
+    AdjudicatedWin,
+    AdjudicatedDraw,
+    MaxLength,
+}
+
+/// A position kept for the data set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sample {
+    pub fen: String,
+    /// The search score in centipawns from White's point of view.
+    pub white_score: i32,
+}
+
+/// A finished game.
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub samples: Vec<Sample>,
+    pub outcome: Outcome,
+    pub ending: Ending,
+    pub plies: usize,
+}
+
+impl Record {
+    /// The data lines of this game: `FEN | score | result`.
+    pub fn lines(&self) -> impl Iterator<Item = String> + '_ {
+        self.samples
+            .iter()
+            .map(|s| format!("{} | {} | {}", s.fen, s.white_score, self.outcome.as_str()))
+    }
+}
+
+/// Plays `game` out with searches of `soft_nodes` nodes per move on `tt` (cleared first).
+pub fn play(mut game: Game, soft_nodes: u64, tt: &TranspositionTable) -> Record {
+    tt.clear();
+    let mut samples = Vec::new();
+    let mut adjudicator = Adjudicator::default();
+    let mut plies = 0;
+    let (outcome, ending) = loop {
+        let board = &game.board;
+        if let Some(end) = ended_by_rules(&game) {
+            break end;
+        }
+        if plies >= MAX_PLIES {
+            break (Outcome::Draw, Ending::MaxLength);
+        }
+        let outcome = think(game.clone(), limits(soft_nodes), tt);
+        let Some(best) = outcome.best else {
+            // Unreachable: positions without moves ended above. Treat as the rules would.
+            break (Outcome::Draw, Ending::Stalemate);
+        };
+        let white_score = white_view(board, outcome.score);
+        if is_sample(board, best, outcome.score) {
+            samples.push(Sample {
+                fen: format!("{board}"),
+                white_score,
+            });
+        }
+        if let Some(end) = adjudicator.observe(white_score, plies) {
+            break end;
+        }
+        game.play(best);
+        plies += 1;
+    };
+    Record {
+        samples,
+        outcome,
+        ending,
+        plies,
+    }
+}
+
+/// The search limits of one self-play move: a soft node budget, with a hard cap so that a
+/// single iteration cannot run away.
+pub fn limits(soft_nodes: u64) -> Limits {
+    Limits {
+        soft_nodes: Some(soft_nodes),
+        nodes: Some(soft_nodes.saturating_mul(8)),
+        ..Limits::default()
+    }
+}
+
+/// Converts a side-to-move score to White's point of view.
+pub fn white_view(board: &Board, score: i32) -> i32 {
+    match board.side_to_move() {
+        Color::White => score,
+        Color::Black => -score,
+    }
+}
+
+/// Whether the position is quiet enough for the data set: not in check, the best move
+/// neither a capture nor a promotion, and no mate announced.
+pub fn is_sample(board: &Board, best: Move, score: i32) -> bool {
+    board.checkers().is_empty() && is_quiet(board, best) && !is_mate(score)
+}
+
+/// The result if the game is over by the rules.
+pub fn ended_by_rules(game: &Game) -> Option<(Outcome, Ending)> {
+    let board = &game.board;
+    let has_moves = board.generate_moves(|_| true);
+    if !has_moves {
+        return Some(if board.checkers().is_empty() {
+            (Outcome::Draw, Ending::Stalemate)
+        } else {
+            (Outcome::win_for(!board.side_to_move()), Ending::Checkmate)
+        });
+    }
+    if board.halfmove_clock() >= 100 {
+        return Some((Outcome::Draw, Ending::FiftyMoves));
+    }
+    if insufficient_material(board) {
+        return Some((Outcome::Draw, Ending::InsufficientMaterial));
+    }
+    let key = board.hash();
+    if game.history.iter().filter(|&&h| h == key).count() >= 2 {
+        return Some((Outcome::Draw, Ending::Repetition));
+    }
+    None
+}
+
+/// Watches the scores of a game for a decided or dead-drawn position.
+#[derive(Debug, Default)]
+struct Adjudicator {
+    win_streak: u32,
+    win_side: Option<Color>,
+    draw_streak: u32,
+}
+
+impl Adjudicator {
+    fn observe(&mut self, white_score: i32, ply: usize) -> Option<(Outcome, Ending)> {
+        let leader = if white_score >= WIN_SCORE {
+            Some(Color::White)
+        } else if white_score <= -WIN_SCORE {
+            Some(Color::Black)
+        } else {
+            None
+        };
+        match leader {
+            Some(side) if self.win_side == Some(side) => self.win_streak += 1,
+            Some(side) => {
+                self.win_side = Some(side);
+                self.win_streak = 1;
+            }
+            None => {
+                self.win_side = None;
+                self.win_streak = 0;
+            }
+        }
+        if let Some(side) = self.win_side {
+            if self.win_streak >= WIN_PLIES {
+                return Some((Outcome::win_for(side), Ending::AdjudicatedWin));
+            }
+        }
+        if ply >= DRAW_FROM_PLY && white_score.abs() <= DRAW_SCORE {
+            self.draw_streak += 1;
+        } else {
+            self.draw_streak = 0;
+        }
+        (self.draw_streak >= DRAW_PLIES).then_some((Outcome::Draw, Ending::AdjudicatedDraw))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::parse_fen;
+
+    fn game(fen: &str) -> Game {
+        Game {
+            board: parse_fen(fen, false).unwrap(),
+            history: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn rules_end_games() {
+        let mated = game("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+        assert_eq!(
+            ended_by_rules(&mated),
+            Some((Outcome::WhiteWins, Ending::Checkmate))
+        );
+        let stalemate = game("7k/8/6QK/8/8/8/8/8 b - - 0 1");
+        assert_eq!(
+            ended_by_rules(&stalemate),
+            Some((Outcome::Draw, Ending::Stalemate))
+        );
+        let bare = game("8/8/4k3/8/8/3NK3/8/8 w - - 0 1");
+        assert_eq!(
+            ended_by_rules(&bare),
+            Some((Outcome::Draw, Ending::InsufficientMaterial))
+        );
+        let fifty = game("8/8/4k3/8/8/3RK3/8/8 w - - 100 80");
+        assert_eq!(
+            ended_by_rules(&fifty),
+            Some((Outcome::Draw, Ending::FiftyMoves))
+        );
+        assert_eq!(
+            ended_by_rules(&game("8/8/4k3/8/8/3RK3/8/8 w - - 0 80")),
+            None
+        );
+    }
+
+    #[test]
+    fn threefold_repetition_ends_the_game() {
+        let mut g = game("8/8/4k3/8/8/3RK3/8/8 w - - 0 1");
+        let shuffle = ["d3d1", "e6e7", "d1d3", "e7e6"];
+        for round in 0..2 {
+            for uci in shuffle {
+                assert_eq!(ended_by_rules(&g), None, "round {round}");
+                let mv = uci.parse().unwrap();
+                g.play(mv);
+            }
+        }
+        assert_eq!(
+            ended_by_rules(&g),
+            Some((Outcome::Draw, Ending::Repetition))
+        );
+    }
+
+    #[test]
+    fn adjudication_needs_agreement_over_several_plies() {
+        let mut a = Adjudicator::default();
+        assert_eq!(a.observe(1200, 10), None);
+        assert_eq!(
+            a.observe(-1200, 11),
+            None,
+            "the streak restarts for the other side"
+        );
+        assert_eq!(a.observe(-1100, 12), None);
+        assert_eq!(a.observe(-1500, 13), None);
+        assert_eq!(
+            a.observe(-1000, 14),
+            Some((Outcome::BlackWins, Ending::AdjudicatedWin))
+        );
+
+        let mut d = Adjudicator::default();
+        for ply in 0..DRAW_FROM_PLY {
+            assert_eq!(
+                d.observe(0, ply),
+                None,
+                "no draw before ply {DRAW_FROM_PLY}"
+            );
+        }
+        for ply in DRAW_FROM_PLY..DRAW_FROM_PLY + DRAW_PLIES as usize - 1 {
+            assert_eq!(d.observe(5, ply), None);
+        }
+        assert_eq!(
+            d.observe(-3, DRAW_FROM_PLY + DRAW_PLIES as usize),
+            Some((Outcome::Draw, Ending::AdjudicatedDraw))
+        );
+    }
+
+    #[test]
+    fn samples_are_quiet_positions_with_white_relative_scores() {
+        let board = parse_fen(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            false,
+        )
+        .unwrap();
+        let quiet: Move = "f1b5".parse().unwrap();
+        let capture: Move = "f3e5".parse().unwrap();
+        assert!(is_sample(&board, quiet, 30));
+        assert!(!is_sample(&board, capture, 30));
+        assert!(!is_sample(&board, quiet, crate::search::score::mate_in(3)));
+        let black = parse_fen(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3",
+            false,
+        )
+        .unwrap();
+        assert_eq!(white_view(&black, 40), -40);
+        let in_check = parse_fen("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1", false).unwrap();
+        assert!(!is_sample(&in_check, "e1e2".parse().unwrap(), -900));
+    }
+
+    #[test]
+    fn a_game_is_played_to_the_end_with_legal_quiet_samples() {
+        let tt = TranspositionTable::new(4);
+        // A won rook ending: it must end (mate or adjudication) well inside the ply cap.
+        let record = play(game("8/8/4k3/8/8/3RK3/8/8 w - - 0 1"), 2_000, &tt);
+        assert_eq!(record.outcome, Outcome::WhiteWins);
+        assert!(record.plies < MAX_PLIES);
+        assert!(!record.samples.is_empty());
+        for sample in &record.samples {
+            let board = parse_fen(&sample.fen, false).unwrap();
+            assert!(board.checkers().is_empty());
+        }
+        for line in record.lines() {
+            assert!(line.ends_with(" | 1.0"), "{line}");
+        }
+    }
+}
