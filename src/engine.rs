@@ -3,14 +3,16 @@
 //! [`Engine::execute`]; nothing here reads stdin.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use cozy_chess::Color;
 use protocol::{Command, GoParams, OptionSpec, Response};
 
+use crate::book::Book;
 use crate::options::{self, Change, Options};
 use crate::output::Output;
-use crate::position::{from_uci, Game};
+use crate::position::{from_uci, to_uci, Game};
+use crate::rng::SplitMix64;
 use crate::search::signals::Signal;
 use crate::search::thread::{ActiveSearch, SearchThread};
 use crate::search::tt::TranspositionTable;
@@ -32,6 +34,10 @@ pub struct Engine {
     search_thread: SearchThread,
     active: Option<ActiveSearch>,
     debug: bool,
+    /// The Polyglot book named by `BookFile`, if one is loaded.
+    book: Option<Book>,
+    /// Draws the book moves; seeded from the clock so that games vary.
+    book_rng: SplitMix64,
 }
 
 impl Engine {
@@ -45,6 +51,8 @@ impl Engine {
             options,
             active: None,
             debug: false,
+            book: None,
+            book_rng: SplitMix64::new(clock_seed()),
         })
     }
 
@@ -153,8 +161,30 @@ impl Engine {
                 self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
             }
             Ok(Change::ClearHash) => self.tt.clear(),
+            Ok(Change::OpenBook(path)) => self.open_book(path),
             Err(error) => self.out.error(&error.to_string()),
         }
+    }
+
+    /// Loads the book at `path` (an empty path unloads it); a file that cannot be read or
+    /// is no book is refused, and the old book stays.
+    fn open_book(&mut self, path: String) {
+        if path.is_empty() {
+            self.book = None;
+        } else {
+            match Book::open(&path) {
+                Ok(book) => {
+                    self.out
+                        .info_string(&format!("book {path}: {} entries", book.len()));
+                    self.book = Some(book);
+                }
+                Err(error) => {
+                    self.out.error(&error.to_string());
+                    return;
+                }
+            }
+        }
+        self.options.book_file = path;
     }
 
     fn new_game(&mut self) {
@@ -201,10 +231,14 @@ impl Engine {
                 return;
             }
         };
+        if is_game_move(&params) && self.play_book_move() {
+            return;
+        }
         let job = SearchJob {
             game: self.game.clone(),
             limits,
             settings: Settings {
+                threads: self.options.threads,
                 multipv: self.options.multipv,
                 chess960: self.options.chess960,
                 move_overhead: Duration::from_millis(self.options.move_overhead_ms),
@@ -217,6 +251,25 @@ impl Engine {
             self.out
                 .error("the search thread is gone; restart the engine");
         }
+    }
+
+    /// Answers `go` from the book when `OwnBook` is on and the book has a move here:
+    /// `info string book move <move>` then the `bestmove`, with no search.
+    fn play_book_move(&mut self) -> bool {
+        if !self.options.own_book {
+            return false;
+        }
+        let Some(book) = &self.book else {
+            return false;
+        };
+        let board = &self.game.board;
+        let Some(mv) = book.choose(board, &mut self.book_rng) else {
+            return false;
+        };
+        let best = to_uci(board, mv, self.options.chess960);
+        self.out.info_string(&format!("book move {best}"));
+        self.out.send(&Response::BestMove { best, ponder: None });
+        true
     }
 
     fn limits(&self, params: &GoParams) -> Result<Limits, String> {
@@ -262,6 +315,33 @@ impl Engine {
         }
         Ok(limits)
     }
+}
+
+/// Whether `go` asks for a move in a game (on a clock or a fixed time per move) rather than
+/// for analysis (`infinite`, `ponder`, `searchmoves`, `depth`, `nodes`, `mate`, or no limit
+/// at all): only game moves are taken from the book.
+fn is_game_move(params: &GoParams) -> bool {
+    let on_clock = params.wtime.is_some()
+        || params.btime.is_some()
+        || params.winc.is_some()
+        || params.binc.is_some()
+        || params.movestogo.is_some();
+    let timed = on_clock || params.movetime.is_some();
+    let analysis = params.infinite
+        || params.ponder
+        || !params.searchmoves.is_empty()
+        || params.depth.is_some()
+        || params.nodes.is_some()
+        || params.mate.is_some();
+    timed && !analysis
+}
+
+/// A seed that differs from one engine start to the next.
+fn clock_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
 }
 
 impl Drop for Engine {

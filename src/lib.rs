@@ -3,6 +3,7 @@
 
 pub mod bench;
 mod bench_positions;
+pub mod book;
 pub mod cli;
 pub mod datagen;
 pub mod display;

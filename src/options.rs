@@ -14,6 +14,10 @@ pub struct Options {
     pub multipv: u32,
     pub ponder: bool,
     pub chess960: bool,
+    /// Whether `go` for a game move may answer from the opening book.
+    pub own_book: bool,
+    /// The path of the loaded Polyglot book; empty when there is none.
+    pub book_file: String,
 }
 
 impl Default for Options {
@@ -25,12 +29,14 @@ impl Default for Options {
             multipv: 1,
             ponder: false,
             chess960: false,
+            own_book: false,
+            book_file: String::new(),
         }
     }
 }
 
 /// What the engine must do after an option changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
     /// Nothing beyond storing the value.
     Stored,
@@ -38,6 +44,9 @@ pub enum Change {
     ResizeHash,
     /// The `Clear Hash` button was pressed.
     ClearHash,
+    /// The book at this path (none if empty) must be loaded; the engine stores the path in
+    /// [`Options::book_file`] only if that succeeds.
+    OpenBook(String),
 }
 
 /// Why a `setoption` was refused.
@@ -119,6 +128,13 @@ pub fn specs() -> Vec<OptionSpec> {
         spin(MULTIPV),
         check("Ponder", false),
         check("UCI_Chess960", false),
+        check("OwnBook", false),
+        OptionSpec {
+            name: "BookFile".to_string(),
+            kind: OptionKind::String {
+                default: String::new(),
+            },
+        },
     ]
 }
 
@@ -153,6 +169,11 @@ impl Options {
                 self.chess960 = parse_check("UCI_Chess960", value)?;
                 Ok(Change::Stored)
             }
+            "ownbook" => {
+                self.own_book = parse_check("OwnBook", value)?;
+                Ok(Change::Stored)
+            }
+            "bookfile" => Ok(Change::OpenBook(parse_path(value))),
             _ => Err(OptionError::Unknown(name.to_string())),
         }
     }
@@ -179,6 +200,14 @@ fn parse_spin(
         });
     }
     Ok(number as i64)
+}
+
+/// A file name; no value, an empty one and `<empty>` (the UCI spelling) all mean none.
+fn parse_path(value: Option<&str>) -> String {
+    match value.map(str::trim) {
+        None | Some("<empty>") => String::new(),
+        Some(path) => path.to_string(),
+    }
 }
 
 fn parse_check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
@@ -228,6 +257,25 @@ mod tests {
         );
         assert!(options.set("Move Overhead", Some("-1")).is_err());
         assert_eq!(options.move_overhead_ms, 5000);
+        assert_eq!(options.set("ownbook", Some("true")), Ok(Change::Stored));
+        assert!(options.own_book);
+    }
+
+    #[test]
+    fn book_file_asks_for_the_book_and_stores_nothing() {
+        let mut options = Options::default();
+        for (value, path) in [
+            (Some(" /books/my book.bin "), "/books/my book.bin"),
+            (Some("<empty>"), ""),
+            (Some(""), ""),
+            (None, ""),
+        ] {
+            assert_eq!(
+                options.set("BookFile", value),
+                Ok(Change::OpenBook(path.to_string()))
+            );
+        }
+        assert_eq!(options, Options::default());
     }
 
     #[test]

@@ -172,6 +172,8 @@ fn handshake_identifies_the_engine_and_declares_its_options() {
         "option name MultiPV type spin default 1 min 1 max ",
         "option name Ponder type check default ",
         "option name UCI_Chess960 type check default false",
+        "option name OwnBook type check default false",
+        "option name BookFile type string default <empty>",
     ];
     for prefix in expected {
         let found = body[2..].iter().filter(|l| l.starts_with(prefix)).count();
@@ -500,6 +502,50 @@ fn isready_during_go_infinite_then_stop_gives_exactly_one_bestmove() {
     let after = engine.sync();
     assert_no_bestmove(&engine, &after, "after a second stop");
     assert_legal_bestmove(&mut engine, "position startpos", &best);
+}
+
+#[test]
+fn two_threads_search_stop_promptly_and_respect_limits() {
+    let mut engine = start();
+    engine.send("setoption name Threads value 2");
+    let position =
+        "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    engine.send(position);
+    engine.send("go infinite");
+    wait_for_search_info(&mut engine);
+    thread::sleep(Duration::from_millis(200));
+    engine.send("stop");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let best = single_bestmove(&engine, &lines);
+    assert_legal_bestmove(&mut engine, position, &best);
+
+    // A node limit counts the nodes of both threads.
+    engine.send("go nodes 300000");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let best = single_bestmove(&engine, &lines);
+    assert_legal_bestmove(&mut engine, position, &best);
+    let reported: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            words.find(|&w| w == "nodes")?;
+            words.next()?.parse().ok()
+        })
+        .collect();
+    let last = *reported
+        .last()
+        .unwrap_or_else(|| engine.fail("no info line with nodes"));
+    if last > 300_000 + 2 * 64 {
+        engine.fail(&format!("{last} nodes reported for go nodes 300000"));
+    }
+
+    engine.send("go depth 9");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let best = single_bestmove(&engine, &lines);
+    if !lines.iter().any(|l| l.starts_with("info depth 9 ")) {
+        engine.fail("no info line for depth 9");
+    }
+    assert_legal_bestmove(&mut engine, position, &best);
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! When the search must stop: `stop` from the GUI, the hard time limit, the node limit,
 //! or another thread having stopped. Checked at every node, polled every few nodes.
+//! The threads of one search also publish their node counts here, so that `info` lines
+//! and the node limit count the nodes of all of them.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::signals::Signals;
@@ -11,47 +13,110 @@ use super::time::TimeManager;
 /// 1M nodes per second this is a poll every 64 µs, for about 1 ns of cost per node.
 const POLL_INTERVAL: u64 = 64;
 
+/// A node counter on its own cache line, so that threads publishing their counts do not
+/// slow each other down.
+#[repr(align(64))]
+#[derive(Default)]
+struct NodeSlot(AtomicU64);
+
+/// What the threads of one search share: the stop flag and each thread's node count.
+pub struct SharedState {
+    stop: AtomicBool,
+    nodes: Vec<NodeSlot>,
+}
+
+impl SharedState {
+    /// The shared state of a search on `threads` threads.
+    pub fn new(threads: usize) -> SharedState {
+        SharedState {
+            stop: AtomicBool::new(false),
+            nodes: (0..threads.max(1)).map(|_| NodeSlot::default()).collect(),
+        }
+    }
+
+    /// Tells every thread to stop.
+    pub fn stop_all(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The nodes published by every thread but `id`.
+    fn others(&self, id: usize) -> u64 {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != id)
+            .map(|(_, slot)| slot.0.load(Ordering::Relaxed))
+            .sum()
+    }
+}
+
 /// The stopping state of one search thread.
 pub struct Control<'a> {
     /// Only the main thread listens to the GUI.
     signals: Option<&'a mut Signals>,
     /// Raised by the main thread to stop the helpers (and by anyone who stops).
-    shared_stop: &'a AtomicBool,
+    shared: &'a SharedState,
+    /// This thread's slot in `shared`.
+    id: usize,
+    /// The other threads' nodes at the last poll.
+    others_nodes: u64,
     pub time: TimeManager,
     node_limit: Option<u64>,
     stopped: bool,
 }
 
 impl<'a> Control<'a> {
+    /// The control of thread `id` (0 is the main thread, the one given `signals`).
     pub fn new(
         signals: Option<&'a mut Signals>,
-        shared_stop: &'a AtomicBool,
+        shared: &'a SharedState,
+        id: usize,
         time: TimeManager,
         node_limit: Option<u64>,
     ) -> Control<'a> {
         Control {
             signals,
-            shared_stop,
+            shared,
+            id,
+            others_nodes: 0,
             time,
             node_limit,
             stopped: false,
         }
     }
 
-    /// Whether the search must unwind now rather than visit node number `nodes`.
+    /// Whether the search must unwind now rather than visit node number `nodes` (of this
+    /// thread). The node limit counts all threads (exactly when there is one).
     #[inline]
     pub fn should_stop(&mut self, nodes: u64) -> bool {
         if self.stopped {
             return true;
         }
-        if self.node_limit.is_some_and(|limit| nodes > limit) {
+        if self
+            .node_limit
+            .is_some_and(|limit| nodes + self.others_nodes > limit)
+        {
             self.stop();
             return true;
         }
         if nodes.is_multiple_of(POLL_INTERVAL) {
+            self.publish(nodes);
             self.poll();
         }
         self.stopped
+    }
+
+    /// Publishes this thread's node count and refreshes the others'.
+    fn publish(&mut self, nodes: u64) {
+        if self.shared.nodes.len() > 1 {
+            self.shared.nodes[self.id].0.store(nodes, Ordering::Relaxed);
+            self.others_nodes = self.shared.others(self.id);
+        }
+    }
+
+    /// The nodes of all threads, counting this one's as `own`.
+    pub fn total_nodes(&self, own: u64) -> u64 {
+        own + self.shared.others(self.id)
     }
 
     /// Whether a stop has been decided (without polling).
@@ -62,7 +127,7 @@ impl<'a> Control<'a> {
     /// Stops this thread and the others.
     pub fn stop(&mut self) {
         self.stopped = true;
-        self.shared_stop.store(true, Ordering::Relaxed);
+        self.shared.stop_all();
     }
 
     /// Whether the clock is not yet running (`go ponder` before `ponderhit`).
@@ -84,7 +149,7 @@ impl<'a> Control<'a> {
     }
 
     fn poll(&mut self) {
-        if self.shared_stop.load(Ordering::Relaxed) {
+        if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
             return;
         }

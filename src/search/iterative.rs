@@ -2,13 +2,12 @@
 //! previous score, one or more principal variations per depth (MultiPV), an `info` line
 //! per completed line, and the time manager deciding whether to start the next depth.
 
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use cozy_chess::{Board, Move};
 use protocol::{Info, Response, Score, ScoreBound};
 
-use super::control::Control;
+use super::control::{Control, SharedState};
 use super::score::{is_mate, mate_moves, INFINITY, MAX_PLY};
 use super::thread_data::{Reporter, Searcher};
 use super::time::TimeManager;
@@ -16,6 +15,9 @@ use super::tt::TranspositionTable;
 use super::{SearchJob, SearchOutcome};
 use crate::output::Output;
 use crate::position::{legal_moves, to_uci};
+
+/// Stack of each search thread: the recursion is deep.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// How long the search runs before it starts printing `currmove` lines.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
@@ -27,22 +29,25 @@ struct Line {
     moves: Vec<Move>,
 }
 
-/// Runs the iterative deepening loop on the calling thread.
-pub fn run(
+/// Runs the iterative deepening loop on the calling thread: thread `id` of the search,
+/// the main thread (id 0) being the one given `out` to report to.
+fn run(
     job: &SearchJob,
     root_moves: Vec<Move>,
     tt: &TranspositionTable,
     control: Control<'_>,
-    out: &Output,
+    out: Option<&Output>,
+    id: usize,
 ) -> SearchOutcome {
     let board = &job.game.board;
     let mut searcher = Searcher::new(tt, control, &job.game.history);
-    searcher.reporter = Some(Reporter {
+    searcher.reporter = out.map(|out| Reporter {
         out,
         chess960: job.settings.chess960,
         root: board.clone(),
         started: Instant::now(),
     });
+    let depth_offset = (id % 2) as i32;
     let max_depth = job.limits.depth.map_or(MAX_PLY as i32 - 8, |d| {
         i32::try_from(d)
             .unwrap_or(i32::MAX)
@@ -55,7 +60,8 @@ pub fn run(
     let mut previous_score = 0;
     let mut completed_depth = 0;
 
-    for depth in 1..=max_depth {
+    for iteration in 1..=max_depth {
+        let depth = (iteration + depth_offset).min(max_depth);
         searcher.root_depth = depth;
         searcher.seldepth = 0;
         searcher.root_nodes.clear();
@@ -245,13 +251,14 @@ impl Searcher<'_> {
         };
         let elapsed = reporter.started.elapsed();
         let depth = self.root_depth as u32;
+        let nodes = self.control.total_nodes(self.nodes);
         reporter.out.send(&Response::Info(Info {
             depth: Some(depth),
             seldepth: Some(self.seldepth.max(depth)),
             multipv: Some(index as u32 + 1),
             score: Some((uci_score(score), bound)),
-            nodes: Some(self.nodes),
-            nps: Some((u128::from(self.nodes) * 1000 / elapsed.as_millis().max(1)) as u64),
+            nodes: Some(nodes),
+            nps: Some((u128::from(nodes) * 1000 / elapsed.as_millis().max(1)) as u64),
             hashfull: Some(self.tt.hashfull()),
             time: Some(elapsed.as_millis() as u64),
             pv: pv_text(&reporter.root, moves, reporter.chess960),
@@ -283,7 +290,11 @@ impl Searcher<'_> {
     }
 }
 
-/// Starts a search on the calling thread: the entry point behind [`super::search`].
+/// Starts a search on the calling thread: the entry point behind [`super::search`]. With
+/// `Threads` above 1 this is Lazy SMP: helper threads search the same root with their own
+/// histories, sharing only the hash table (and the stop flag and node counts); odd helpers
+/// search one ply deeper than their iteration number, so that the threads spread over
+/// depths. The calling (main) thread alone reports, manages the time and chooses the move.
 pub fn start(
     job: &SearchJob,
     tt: &TranspositionTable,
@@ -314,7 +325,39 @@ pub fn start(
         job.settings.move_overhead,
         u32::from(board.fullmove_number()),
     );
-    let stop = AtomicBool::new(false);
-    let control = Control::new(Some(signals), &stop, time, job.limits.nodes);
-    run(job, root_moves, tt, control, out)
+    let threads = job.settings.threads.max(1);
+    let shared = SharedState::new(threads);
+    std::thread::scope(|scope| {
+        let mut helpers = Vec::with_capacity(threads - 1);
+        for id in 1..threads {
+            let control = Control::new(
+                None,
+                &shared,
+                id,
+                TimeManager::unlimited(),
+                job.limits.nodes,
+            );
+            let moves = root_moves.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || run(job, moves, tt, control, None, id));
+            match spawned {
+                Ok(handle) => helpers.push(handle),
+                Err(error) => {
+                    log::warn!("cannot start search thread {id}: {error}; searching with {id}");
+                    break;
+                }
+            }
+        }
+        let control = Control::new(Some(signals), &shared, 0, time, job.limits.nodes);
+        let mut outcome = run(job, root_moves, tt, control, Some(out), 0);
+        shared.stop_all();
+        for helper in helpers {
+            if let Ok(helper_outcome) = helper.join() {
+                outcome.nodes += helper_outcome.nodes;
+            }
+        }
+        outcome
+    })
 }

@@ -6,7 +6,7 @@
 mod alphabeta;
 mod control;
 pub mod history;
-mod iterative;
+pub mod iterative;
 pub mod movepick;
 pub mod score;
 pub mod see;
@@ -79,6 +79,8 @@ impl Limits {
 /// The options that shape a search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
+    /// Search threads (Lazy SMP); 1 searches on the calling thread alone.
+    pub threads: usize,
     pub multipv: u32,
     pub chess960: bool,
     pub move_overhead: Duration,
@@ -87,6 +89,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
+            threads: 1,
             multipv: 1,
             chess960: false,
             move_overhead: Duration::from_millis(10),

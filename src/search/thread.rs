@@ -76,7 +76,7 @@ impl SearchThread {
         let handle = std::thread::Builder::new()
             .name("search".into())
             // Deep recursion in the search needs more than the default stack.
-            .stack_size(64 << 20)
+            .stack_size(super::iterative::SEARCH_STACK_BYTES)
             .spawn(move || {
                 for request in inbox {
                     run(request, &out);
