@@ -15,4 +15,5 @@ pub mod perft;
 pub mod position;
 pub mod rng;
 pub mod search;
+pub mod tune;
 pub mod uci;

@@ -39,6 +39,7 @@ fn run_tool(args: &[String]) -> Option<ExitCode> {
     let (name, rest) = args.split_first()?;
     let result: Result<(), Box<dyn std::error::Error>> = match name.as_str() {
         "datagen" => cutoff::datagen::main(rest).map_err(Into::into),
+        "tune" => cutoff::tune::main(rest).map_err(Into::into),
         _ => return None,
     };
     Some(match result {

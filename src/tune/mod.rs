@@ -1,0 +1,267 @@
+//! `cutoff tune`: fits the evaluation weights to a data file of scored positions and writes
+//! them back as `src/eval/params.rs`.
+//!
+//! ```text
+//! cutoff tune --data FILE [--epochs 20] [--out src/eval/params.rs] [--lambda 0.5]
+//!             [--threads all] [--batch 16384] [--lr 1.0] [--decay 0.95] [--k fit] [--seed 1]
+//! ```
+//!
+//! Each data line is `FEN | score | result` (White's view; `#` comments and blank lines are
+//! skipped). The positions are traced into the linear-plus-king-danger model of
+//! `eval/trace.rs` (`data.rs`, `model.rs`); `K` is fitted to the results (`optim::fit_k`);
+//! then Adam minimises `mean (sigmoid(K * eval) - t)^2`, where
+//! `t = lambda * result + (1 - lambda) * sigmoid(K * score)`, over both halves of every
+//! weight (`optim.rs`). Progress goes to stderr; the rounded weights go to `--out`.
+//!
+//! Schedule: one Adam step per `--batch` positions, each moving a weight by about `--lr`
+//! centipawns at most, the rate multiplied by `--decay` after every epoch. The defaults give
+//! about 2,400 steps over 2 million positions; on a smaller set lower `--batch` so that an
+//! epoch still has about a hundred steps. A run is deterministic for a given seed and
+//! thread count.
+
+pub mod data;
+pub mod model;
+pub mod optim;
+mod par;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::cli::{CliError, Flags};
+use crate::eval::{name, to_source, NUM_PARAMS, S, WEIGHTS};
+
+use data::{BadLine, Dataset};
+use optim::{fit_k, train, Problem, TrainConfig};
+
+/// Where the tuned weights go by default.
+pub const DEFAULT_OUT: &str = "src/eval/params.rs";
+/// Default weight of the game result in the target (the rest is the search score).
+pub const DEFAULT_LAMBDA: f64 = 0.5;
+/// How many of the most-moved weights the summary lists.
+const MOVERS_SHOWN: usize = 20;
+
+/// Why a tuning run failed.
+#[derive(Debug)]
+pub enum TuneError {
+    /// A bad command line.
+    Cli(CliError),
+    /// A file could not be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// A data line is malformed.
+    Data {
+        /// The data file.
+        path: PathBuf,
+        /// The line and what is wrong with it.
+        bad: BadLine,
+    },
+    /// The data file holds no positions.
+    NoPositions(PathBuf),
+}
+
+impl fmt::Display for TuneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TuneError::Cli(e) => write!(f, "{e}"),
+            TuneError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            TuneError::Data { path, bad } => write!(f, "{}: {bad}", path.display()),
+            TuneError::NoPositions(path) => write!(f, "{}: no positions", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for TuneError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TuneError::Cli(e) => Some(e),
+            TuneError::Io { source, .. } => Some(source),
+            TuneError::Data { bad, .. } => Some(&bad.error),
+            TuneError::NoPositions(_) => None,
+        }
+    }
+}
+
+impl From<CliError> for TuneError {
+    fn from(e: CliError) -> TuneError {
+        TuneError::Cli(e)
+    }
+}
+
+/// The settings of one run, from the command line.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The data file.
+    pub data: PathBuf,
+    /// Where to write the tuned `params.rs`.
+    pub out: PathBuf,
+    /// Weight of the game result in the target, 0..=1.
+    pub lambda: f64,
+    /// `K` to use instead of fitting it.
+    pub k: Option<f64>,
+    /// Optimiser settings (thread count included).
+    pub train: TrainConfig,
+}
+
+impl Options {
+    /// Parses the words after `tune`.
+    pub fn parse(args: &[String]) -> Result<Options, CliError> {
+        let flags = Flags::parse(
+            args,
+            &[
+                "--data",
+                "--epochs",
+                "--out",
+                "--lambda",
+                "--threads",
+                "--batch",
+                "--lr",
+                "--decay",
+                "--k",
+                "--seed",
+            ],
+            &[],
+        )?;
+        let defaults = TrainConfig::default();
+        let all_cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let options = Options {
+            data: flags.require::<PathBuf>("--data", "a file name")?,
+            out: flags
+                .get::<PathBuf>("--out", "a file name")?
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT)),
+            lambda: flags.get("--lambda", "a number")?.unwrap_or(DEFAULT_LAMBDA),
+            k: flags.get("--k", "a number")?,
+            train: TrainConfig {
+                epochs: flags.get("--epochs", "a count")?.unwrap_or(defaults.epochs),
+                batch_size: flags
+                    .get("--batch", "a count")?
+                    .unwrap_or(defaults.batch_size),
+                learning_rate: flags
+                    .get("--lr", "a number")?
+                    .unwrap_or(defaults.learning_rate),
+                decay: flags.get("--decay", "a number")?.unwrap_or(defaults.decay),
+                seed: flags.get("--seed", "a number")?.unwrap_or(defaults.seed),
+                threads: flags.get("--threads", "a count")?.unwrap_or(all_cores),
+            },
+        };
+        options.check()?;
+        Ok(options)
+    }
+
+    /// Refuses values outside their ranges.
+    fn check(&self) -> Result<(), CliError> {
+        let invalid = |why: &str| Err(CliError::Invalid(why.to_string()));
+        let t = &self.train;
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return invalid("--lambda must be between 0 and 1");
+        }
+        if self.k.is_some_and(|k| !(k > 0.0 && k.is_finite())) {
+            return invalid("--k must be positive");
+        }
+        if t.threads == 0 || t.batch_size == 0 {
+            return invalid("--threads and --batch must be at least 1");
+        }
+        if !(t.learning_rate > 0.0 && t.learning_rate.is_finite()) {
+            return invalid("--lr must be positive");
+        }
+        if !(t.decay > 0.0 && t.decay <= 1.0) {
+            return invalid("--decay must be in (0, 1]");
+        }
+        Ok(())
+    }
+}
+
+/// Runs `cutoff tune` with `args`, the words after `tune`.
+pub fn main(args: &[String]) -> Result<(), TuneError> {
+    let options = Options::parse(args)?;
+    let threads = options.train.threads;
+
+    let started = Instant::now();
+    let data = Dataset::load(&options.data, threads)?;
+    if data.is_empty() {
+        return Err(TuneError::NoPositions(options.data));
+    }
+    eprintln!(
+        "tune: loaded {} positions from {} in {:.2} s ({} bytes per position, {} threads)",
+        data.len(),
+        options.data.display(),
+        started.elapsed().as_secs_f64(),
+        data.bytes() / data.len(),
+        threads,
+    );
+
+    let defaults = model::to_float(&WEIGHTS);
+    let k = match options.k {
+        Some(k) => k,
+        None => {
+            let started = Instant::now();
+            let pairs = Problem::eval_result_pairs(&data, &defaults);
+            let k = fit_k(&pairs, threads);
+            eprintln!(
+                "tune: fitted K = {k:.6} per centipawn in {:.2} s",
+                started.elapsed().as_secs_f64()
+            );
+            k
+        }
+    };
+    let problem = Problem::new(&data, k, options.lambda);
+    eprintln!(
+        "tune: K = {k:.6}, lambda = {}, loss before tuning {:.7}",
+        options.lambda,
+        problem.loss(&defaults, threads)
+    );
+
+    let tuned = train(&problem, &defaults, None, &options.train, |r| {
+        eprintln!(
+            "tune: epoch {:3}  loss {:.7}  lr {:.3}  {:.2} s",
+            r.epoch, r.loss, r.learning_rate, r.seconds
+        );
+    });
+    let rounded = model::rounded(&tuned);
+    eprintln!(
+        "tune: loss after tuning {:.7} (rounded weights)",
+        problem.loss(&model::to_float(&rounded), threads)
+    );
+    report_movers(&WEIGHTS, &rounded);
+    write_source(&options.out, &rounded)?;
+    eprintln!("tune: wrote {}", options.out.display());
+    Ok(())
+}
+
+/// Prints the weights that moved most between `old` and `new`.
+fn report_movers(old: &[S; NUM_PARAMS], new: &[S; NUM_PARAMS]) {
+    let mut moved: Vec<(usize, i32)> = (0..NUM_PARAMS)
+        .map(|i| (i, (new[i].0 - old[i].0).abs() + (new[i].1 - old[i].1).abs()))
+        .filter(|&(_, distance)| distance > 0)
+        .collect();
+    moved.sort_by_key(|&(i, distance)| (std::cmp::Reverse(distance), i));
+    eprintln!(
+        "tune: {} of {NUM_PARAMS} weights changed; most moved:",
+        moved.len()
+    );
+    for &(i, _) in moved.iter().take(MOVERS_SHOWN) {
+        eprintln!(
+            "tune:   {:32} S({:5}, {:5}) -> S({:5}, {:5})",
+            name(i),
+            old[i].0,
+            old[i].1,
+            new[i].0,
+            new[i].1
+        );
+    }
+}
+
+/// Writes `weights` as the source of `params.rs` to `path`.
+fn write_source(path: &Path, weights: &[S; NUM_PARAMS]) -> Result<(), TuneError> {
+    std::fs::write(path, to_source(weights)).map_err(|source| TuneError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
