@@ -1,6 +1,7 @@
 //! The `cutoff` binary: with arguments, runs them as one command and exits once its
 //! output is complete; without, speaks UCI on stdin/stdout until `quit` or end of input.
-//! The tools `datagen` and `tune` take `--flag value` arguments instead (see their modules).
+//! The tools `analyze`, `datagen` and `tune` take `--flag value` arguments instead (see
+//! their modules).
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -34,10 +35,11 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Runs a tool subcommand (`datagen`, `tune`) if the arguments name one.
+/// Runs a tool subcommand (`analyze`, `datagen`, `tune`) if the arguments name one.
 fn run_tool(args: &[String]) -> Option<ExitCode> {
     let (name, rest) = args.split_first()?;
     let result: Result<(), Box<dyn std::error::Error>> = match name.as_str() {
+        "analyze" => cutoff::analyze::main(rest).map_err(Into::into),
         "datagen" => cutoff::datagen::main(rest).map_err(Into::into),
         "tune" => cutoff::tune::main(rest).map_err(Into::into),
         _ => return None,

@@ -1,0 +1,206 @@
+//! One position's search for `analyze`: the engine's own search (`search::search`, with
+//! the threads and limits of the command line), its `info` lines captured in memory to
+//! recover the principal variation that `SearchOutcome` does not carry.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use cozy_chess::Move;
+use protocol::Score;
+
+use crate::output::Output;
+use crate::position::{to_uci, Game};
+use crate::search::score::{is_mate, mate_moves};
+use crate::search::signals::Signals;
+use crate::search::tt::TranspositionTable;
+use crate::search::{search, Limits, SearchJob, Settings};
+
+/// What the search of one position found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// `None` only when the side to move has no legal move.
+    pub best: Option<Move>,
+    /// From the side to move's view; `Mate(0)` when it is checkmated.
+    pub score: Score,
+    /// The last completed depth.
+    pub depth: u32,
+    /// Over all threads.
+    pub nodes: u64,
+    pub millis: u64,
+    /// The principal variation in UCI notation, starting with `best` (just `best` when
+    /// the search was stopped in a depth that changed its mind).
+    pub pv: Vec<String>,
+}
+
+/// Searches `game` to `limits` with `settings`; `tt` is cleared first, so each position
+/// is searched as after `ucinewgame`.
+pub fn analyse(
+    game: Game,
+    limits: Limits,
+    settings: Settings,
+    tt: &TranspositionTable,
+) -> Analysis {
+    tt.clear();
+    let root = game.board.clone();
+    let chess960 = settings.chess960;
+    let job = SearchJob {
+        game,
+        limits,
+        settings,
+    };
+    let recorded = Arc::new(Mutex::new(Vec::new()));
+    let out = Output::to_writer(Box::new(Recorder(Arc::clone(&recorded))));
+    let started = Instant::now();
+    // The sender stays alive (and silent) for the whole search: nothing sends `stop`.
+    let (_sender, receiver) = crossbeam_channel::unbounded();
+    let mut signals = Signals::new(receiver, false, started);
+    let outcome = search(&job, tt, &mut signals, &out);
+    let millis = started.elapsed().as_millis() as u64;
+
+    let Some(best) = outcome.best else {
+        let score = if root.checkers().is_empty() {
+            Score::Cp(0)
+        } else {
+            Score::Mate(0)
+        };
+        return Analysis {
+            best: None,
+            score,
+            depth: 0,
+            nodes: outcome.nodes,
+            millis,
+            pv: Vec::new(),
+        };
+    };
+    let best_text = to_uci(&root, best, chess960).to_string();
+    let info =
+        String::from_utf8_lossy(&recorded.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+    let pv = last_pv(&info)
+        .filter(|pv| pv.first() == Some(&best_text))
+        .unwrap_or_else(|| vec![best_text]);
+    let score = if is_mate(outcome.score) {
+        Score::Mate(mate_moves(outcome.score))
+    } else {
+        Score::Cp(outcome.score)
+    };
+    Analysis {
+        best: Some(best),
+        score,
+        depth: outcome.depth,
+        nodes: outcome.nodes,
+        millis,
+        pv,
+    }
+}
+
+/// The `pv` of the last exact first line (`multipv 1`, no bound) among `info` lines.
+fn last_pv(info: &str) -> Option<Vec<String>> {
+    info.lines().rev().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let first_line = words.windows(2).any(|w| w == ["multipv", "1"]);
+        let bounded = words
+            .iter()
+            .any(|w| *w == "lowerbound" || *w == "upperbound");
+        let start = words.iter().position(|w| *w == "pv")?;
+        (words.first() == Some(&"info") && first_line && !bounded)
+            .then(|| words[start + 1..].iter().map(|w| w.to_string()).collect())
+    })
+}
+
+/// An output sink that keeps everything written to it.
+struct Recorder(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Recorder {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::parse_fen;
+
+    fn game(fen: &str) -> Game {
+        Game {
+            board: parse_fen(fen, false).unwrap(),
+            history: Vec::new(),
+        }
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn finds_a_mate_in_one_with_its_pv() {
+        let tt = TranspositionTable::new(1);
+        let analysis = analyse(
+            game("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"),
+            depth(4),
+            Settings::default(),
+            &tt,
+        );
+        assert_eq!(analysis.score, Score::Mate(1));
+        assert_eq!(analysis.pv, ["a1a8"]);
+        assert_eq!(analysis.depth, 4);
+        assert!(analysis.nodes > 0);
+    }
+
+    #[test]
+    fn pv_starts_with_the_best_move_and_threads_add_up() {
+        let tt = TranspositionTable::new(1);
+        let settings = Settings {
+            threads: 2,
+            ..Settings::default()
+        };
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let analysis = analyse(game(start), depth(5), settings, &tt);
+        let best = analysis.best.unwrap();
+        let board = parse_fen(start, false).unwrap();
+        assert_eq!(analysis.pv[0], to_uci(&board, best, false).to_string());
+        assert!(analysis.pv.len() >= 2, "{:?}", analysis.pv);
+        assert!(matches!(analysis.score, Score::Cp(_)));
+    }
+
+    #[test]
+    fn mated_and_stalemated_positions() {
+        let tt = TranspositionTable::new(1);
+        let mated = analyse(
+            game("R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1"),
+            depth(3),
+            Settings::default(),
+            &tt,
+        );
+        assert_eq!((mated.best, mated.score), (None, Score::Mate(0)));
+        let stalemate = analyse(
+            game("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+            depth(3),
+            Settings::default(),
+            &tt,
+        );
+        assert_eq!((stalemate.best, stalemate.score), (None, Score::Cp(0)));
+        assert!(stalemate.pv.is_empty());
+    }
+
+    #[test]
+    fn reads_the_last_exact_first_line() {
+        let info = "info depth 1 multipv 1 score cp 10 nodes 5 pv e2e4\n\
+                    info depth 2 multipv 1 score cp 30 nodes 9 pv d2d4 d7d5\n\
+                    info depth 3 multipv 1 score cp 60 lowerbound nodes 20 pv c2c4\n";
+        assert_eq!(last_pv(info).unwrap(), ["d2d4", "d7d5"]);
+        assert_eq!(last_pv("info depth 0 score mate 0\n"), None);
+    }
+}
