@@ -14,6 +14,7 @@ use crate::output::Output;
 use crate::position::{from_uci, to_uci, Game};
 use crate::rng::SplitMix64;
 use crate::search::signals::Signal;
+use crate::search::strength::Strength;
 use crate::search::thread::{ActiveSearch, SearchThread};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Clock, Limits, SearchJob, Settings};
@@ -36,8 +37,9 @@ pub struct Engine {
     debug: bool,
     /// The Polyglot book named by `BookFile`, if one is loaded.
     book: Option<Book>,
-    /// Draws the book moves; seeded from the clock so that games vary.
-    book_rng: SplitMix64,
+    /// Draws the book moves and seeds the weakened play of `UCI_LimitStrength`; seeded
+    /// from the clock so that games vary.
+    rng: SplitMix64,
 }
 
 impl Engine {
@@ -52,7 +54,7 @@ impl Engine {
             active: None,
             debug: false,
             book: None,
-            book_rng: SplitMix64::new(clock_seed()),
+            rng: SplitMix64::new(clock_seed()),
         })
     }
 
@@ -242,6 +244,11 @@ impl Engine {
                 multipv: self.options.multipv,
                 chess960: self.options.chess960,
                 move_overhead: Duration::from_millis(self.options.move_overhead_ms),
+                strength: self
+                    .options
+                    .limit_strength
+                    .then(|| Strength::new(self.options.elo, self.rng.next_u64())),
+                show_wdl: self.options.show_wdl,
             },
         };
         self.active = self
@@ -263,7 +270,7 @@ impl Engine {
             return false;
         };
         let board = &self.game.board;
-        let Some(mv) = book.choose(board, &mut self.book_rng) else {
+        let Some(mv) = book.choose(board, &mut self.rng) else {
             return false;
         };
         let best = to_uci(board, mv, self.options.chess960);

@@ -5,6 +5,8 @@ use std::fmt;
 
 use protocol::{OptionKind, OptionSpec};
 
+use crate::search::strength;
+
 /// The current value of every option.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
@@ -18,6 +20,11 @@ pub struct Options {
     pub own_book: bool,
     /// The path of the loaded Polyglot book; empty when there is none.
     pub book_file: String,
+    /// `UCI_ShowWDL`: win/draw/loss estimates in `info` lines.
+    pub show_wdl: bool,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` instead of full strength.
+    pub limit_strength: bool,
+    pub elo: u32,
 }
 
 impl Default for Options {
@@ -31,6 +38,9 @@ impl Default for Options {
             chess960: false,
             own_book: false,
             book_file: String::new(),
+            show_wdl: false,
+            limit_strength: false,
+            elo: UCI_ELO.1 as u32,
         }
     }
 }
@@ -100,6 +110,12 @@ const HASH: (&str, i64, i64, i64) = ("Hash", 16, 1, 65536);
 const THREADS: (&str, i64, i64, i64) = ("Threads", 1, 1, 256);
 const MOVE_OVERHEAD: (&str, i64, i64, i64) = ("Move Overhead", 10, 0, 5000);
 const MULTIPV: (&str, i64, i64, i64) = ("MultiPV", 1, 1, 256);
+const UCI_ELO: (&str, i64, i64, i64) = (
+    "UCI_Elo",
+    strength::MIN_ELO as i64,
+    strength::MIN_ELO as i64,
+    strength::MAX_ELO as i64,
+);
 
 fn spin((name, default, min, max): (&str, i64, i64, i64)) -> OptionSpec {
     OptionSpec {
@@ -135,6 +151,9 @@ pub fn specs() -> Vec<OptionSpec> {
                 default: String::new(),
             },
         },
+        check("UCI_ShowWDL", false),
+        check("UCI_LimitStrength", false),
+        spin(UCI_ELO),
     ]
 }
 
@@ -174,6 +193,18 @@ impl Options {
                 Ok(Change::Stored)
             }
             "bookfile" => Ok(Change::OpenBook(parse_path(value))),
+            "uci_showwdl" => {
+                self.show_wdl = parse_check("UCI_ShowWDL", value)?;
+                Ok(Change::Stored)
+            }
+            "uci_limitstrength" => {
+                self.limit_strength = parse_check("UCI_LimitStrength", value)?;
+                Ok(Change::Stored)
+            }
+            "uci_elo" => {
+                self.elo = spin_value(UCI_ELO)? as u32;
+                Ok(Change::Stored)
+            }
             _ => Err(OptionError::Unknown(name.to_string())),
         }
     }

@@ -174,6 +174,9 @@ fn handshake_identifies_the_engine_and_declares_its_options() {
         "option name UCI_Chess960 type check default false",
         "option name OwnBook type check default false",
         "option name BookFile type string default <empty>",
+        "option name UCI_ShowWDL type check default false",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1320 min 1320 max 3000",
     ];
     for prefix in expected {
         let found = body[2..].iter().filter(|l| l.starts_with(prefix)).count();
@@ -1300,5 +1303,99 @@ fn moves_on_a_clock_come_within_their_allotment() {
         );
         clock_ms = clock_ms - spent.min(clock_ms) + 30;
         moves.push(best);
+    }
+}
+
+/// The `wdl W D L` numbers of an `info` line, if it has them.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let mut words = line.split_whitespace();
+    words.find(|&w| w == "wdl")?;
+    let mut numbers = [0; 3];
+    for number in &mut numbers {
+        *number = words.next()?.parse().ok()?;
+    }
+    Some(numbers)
+}
+
+#[test]
+fn wdl_appears_only_with_uci_show_wdl_and_sums_to_1000() {
+    let mut engine = start();
+    let position = "position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    engine.send(position);
+    let (lines, _) = search(&mut engine, "go depth 6");
+    if let Some(line) = lines.iter().find(|l| l.contains(" wdl ")) {
+        engine.fail(&format!("wdl without UCI_ShowWDL: {line}"));
+    }
+    engine.send("setoption name UCI_ShowWDL value true");
+    for position in [
+        position,
+        "position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    ] {
+        engine.send(position);
+        let (lines, _) = search(&mut engine, "go depth 6");
+        let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+        if scored.is_empty() {
+            engine.fail("no scored info line");
+        }
+        for line in scored {
+            match wdl_of(line) {
+                Some(wdl) if wdl.iter().sum::<u32>() == 1000 => {}
+                _ => engine.fail(&format!("no wdl summing to 1000 in: {line}")),
+            }
+        }
+    }
+    // The mate in one is a certain win.
+    let last = lines_last_scored(&mut engine);
+    if wdl_of(&last) != Some([1000, 0, 0]) {
+        engine.fail(&format!("a mate should be a certain win: {last}"));
+    }
+}
+
+/// Searches the current position to depth 6 and returns its last scored info line.
+fn lines_last_scored(engine: &mut EngineProcess) -> String {
+    let (lines, _) = search(engine, "go depth 6");
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score "))
+        .cloned()
+        .unwrap_or_else(|| engine.fail("no scored info line"))
+}
+
+#[test]
+fn a_low_uci_elo_varies_its_moves_within_a_small_budget() {
+    let mut engine = start();
+    let position = "position startpos moves e2e4 e7e5 g1f3 b8c6";
+    // Full strength: the same search gives the same move every time.
+    let mut full = Vec::new();
+    for _ in 0..3 {
+        engine.send("ucinewgame");
+        engine.send(position);
+        full.push(search(&mut engine, "go nodes 20000").1 .0);
+    }
+    if full.iter().any(|m| *m != full[0]) {
+        engine.fail(&format!("full strength should be deterministic: {full:?}"));
+    }
+    engine.send("setoption name UCI_LimitStrength value true");
+    engine.send("setoption name UCI_Elo value 1320");
+    let mut chosen = std::collections::BTreeSet::new();
+    for _ in 0..16 {
+        engine.send("ucinewgame");
+        engine.send(position);
+        let (lines, best) = search(&mut engine, "go wtime 60000 btime 60000");
+        assert_legal_bestmove(&mut engine, position, &best);
+        if !lines.iter().any(|l| l.contains(" multipv 2 ")) {
+            engine.fail("a weakened search should weigh several root lines");
+        }
+        chosen.insert(best.0);
+    }
+    if chosen.len() < 2 {
+        engine.fail(&format!("UCI_Elo 1320 always played {chosen:?}"));
+    }
+    // A bad value is refused and the old one kept.
+    engine.send("setoption name UCI_Elo value 99999");
+    let reply = engine.sync();
+    if !reply.iter().any(|l| is_error(l)) {
+        engine.fail("UCI_Elo 99999 should be refused");
     }
 }

@@ -9,9 +9,11 @@ use protocol::{Info, Response, Score, ScoreBound};
 
 use super::control::{Control, SharedState};
 use super::score::{is_mate, mate_moves, INFINITY, MAX_PLY};
+use super::strength::CANDIDATE_LINES;
 use super::thread_data::{Reporter, Searcher};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
+use super::wdl;
 use super::{SearchJob, SearchOutcome};
 use crate::output::Output;
 use crate::position::{legal_moves, to_uci};
@@ -44,6 +46,7 @@ fn run(
     searcher.reporter = out.map(|out| Reporter {
         out,
         chess960: job.settings.chess960,
+        show_wdl: job.settings.show_wdl,
         root: board.clone(),
         started: Instant::now(),
     });
@@ -53,7 +56,11 @@ fn run(
             .unwrap_or(i32::MAX)
             .clamp(1, MAX_PLY as i32 - 8)
     });
-    let line_count = (job.settings.multipv as usize).clamp(1, root_moves.len());
+    let wanted_lines = match job.settings.strength {
+        Some(_) => job.settings.multipv.max(CANDIDATE_LINES),
+        None => job.settings.multipv,
+    };
+    let line_count = (wanted_lines as usize).clamp(1, root_moves.len());
     let mut lines: Vec<Line> = Vec::new();
     let mut stability = 0;
     let mut previous_best = None;
@@ -152,7 +159,10 @@ fn run(
         }
     }
 
-    let best_line = lines.first();
+    let chosen = job.settings.strength.map_or(0, |strength| {
+        strength.choose(&lines.iter().map(|l| l.score).collect::<Vec<_>>())
+    });
+    let best_line = lines.get(chosen);
     let best = best_line
         .and_then(|l| l.moves.first().copied())
         .or_else(|| root_moves.first().copied());
@@ -257,6 +267,9 @@ impl Searcher<'_> {
             seldepth: Some(self.seldepth.max(depth)),
             multipv: Some(index as u32 + 1),
             score: Some((uci_score(score), bound)),
+            wdl: reporter
+                .show_wdl
+                .then(|| wdl::MODEL.wdl(score, wdl::material(&reporter.root))),
             nodes: Some(nodes),
             nps: Some((u128::from(nodes) * 1000 / elapsed.as_millis().max(1)) as u64),
             hashfull: Some(self.tt.hashfull()),
@@ -325,18 +338,19 @@ pub fn start(
         job.settings.move_overhead,
         u32::from(board.fullmove_number()),
     );
-    let threads = job.settings.threads.max(1);
+    // A weakened search runs on one thread within its node budget.
+    let (threads, node_limit) = match job.settings.strength {
+        Some(strength) => {
+            let budget = strength.nodes();
+            (1, Some(job.limits.nodes.map_or(budget, |n| n.min(budget))))
+        }
+        None => (job.settings.threads.max(1), job.limits.nodes),
+    };
     let shared = SharedState::new(threads);
     std::thread::scope(|scope| {
         let mut helpers = Vec::with_capacity(threads - 1);
         for id in 1..threads {
-            let control = Control::new(
-                None,
-                &shared,
-                id,
-                TimeManager::unlimited(),
-                job.limits.nodes,
-            );
+            let control = Control::new(None, &shared, id, TimeManager::unlimited(), node_limit);
             let moves = root_moves.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("search-{id}"))
@@ -350,7 +364,7 @@ pub fn start(
                 }
             }
         }
-        let control = Control::new(Some(signals), &shared, 0, time, job.limits.nodes);
+        let control = Control::new(Some(signals), &shared, 0, time, node_limit);
         let mut outcome = run(job, root_moves, tt, control, Some(out), 0);
         shared.stop_all();
         for helper in helpers {

@@ -11,10 +11,12 @@ pub mod movepick;
 pub mod score;
 pub mod see;
 pub mod signals;
+pub mod strength;
 pub mod thread;
 pub mod thread_data;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 
 use std::time::Duration;
 
@@ -84,6 +86,10 @@ pub struct Settings {
     pub multipv: u32,
     pub chess960: bool,
     pub move_overhead: Duration,
+    /// `UCI_LimitStrength`: play at this strength rather than the best move found.
+    pub strength: Option<strength::Strength>,
+    /// `UCI_ShowWDL`: add win/draw/loss estimates to the `info` lines.
+    pub show_wdl: bool,
 }
 
 impl Default for Settings {
@@ -93,6 +99,8 @@ impl Default for Settings {
             multipv: 1,
             chess960: false,
             move_overhead: Duration::from_millis(10),
+            strength: None,
+            show_wdl: false,
         }
     }
 }

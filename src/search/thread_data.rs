@@ -129,6 +129,8 @@ pub struct Searcher<'a> {
 pub struct Reporter<'a> {
     pub out: &'a crate::output::Output,
     pub chess960: bool,
+    /// Whether `info` lines carry `wdl` (`UCI_ShowWDL`).
+    pub show_wdl: bool,
     /// The root position, to write the PV in UCI notation.
     pub root: Board,
     /// When the search started, for `time` and `nps`.
