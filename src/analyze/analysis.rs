@@ -1,16 +1,15 @@
 //! One position's search for `analyze`: the engine's own search (`search::search`, with
-//! the threads and limits of the command line), its `info` lines captured in memory to
-//! recover the principal variation that `SearchOutcome` does not carry.
+//! the threads and limits of the command line), silent, its outcome turned into the
+//! fields `analyze` prints.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use cozy_chess::Move;
 use protocol::Score;
 
 use crate::output::Output;
-use crate::position::{to_uci, Game};
+use crate::position::Game;
+use crate::search::iterative::pv_text;
 use crate::search::score::{is_mate, mate_moves};
 use crate::search::signals::Signals;
 use crate::search::tt::TranspositionTable;
@@ -49,13 +48,11 @@ pub fn analyse(
         limits,
         settings,
     };
-    let recorded = Arc::new(Mutex::new(Vec::new()));
-    let out = Output::to_writer(Box::new(Recorder(Arc::clone(&recorded))));
     let started = Instant::now();
     // The sender stays alive (and silent) for the whole search: nothing sends `stop`.
     let (_sender, receiver) = crossbeam_channel::unbounded();
     let mut signals = Signals::new(receiver, false, started);
-    let outcome = search(&job, tt, &mut signals, &out);
+    let outcome = search(&job, tt, &mut signals, &Output::sink());
     let millis = started.elapsed().as_millis() as u64;
 
     let Some(best) = outcome.best else {
@@ -73,12 +70,10 @@ pub fn analyse(
             pv: Vec::new(),
         };
     };
-    let best_text = to_uci(&root, best, chess960).to_string();
-    let info =
-        String::from_utf8_lossy(&recorded.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
-    let pv = last_pv(&info)
-        .filter(|pv| pv.first() == Some(&best_text))
-        .unwrap_or_else(|| vec![best_text]);
+    let pv = pv_text(&root, &outcome.pv, chess960)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     let score = if is_mate(outcome.score) {
         Score::Mate(mate_moves(outcome.score))
     } else {
@@ -94,41 +89,10 @@ pub fn analyse(
     }
 }
 
-/// The `pv` of the last exact first line (`multipv 1`, no bound) among `info` lines.
-fn last_pv(info: &str) -> Option<Vec<String>> {
-    info.lines().rev().find_map(|line| {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let first_line = words.windows(2).any(|w| w == ["multipv", "1"]);
-        let bounded = words
-            .iter()
-            .any(|w| *w == "lowerbound" || *w == "upperbound");
-        let start = words.iter().position(|w| *w == "pv")?;
-        (words.first() == Some(&"info") && first_line && !bounded)
-            .then(|| words[start + 1..].iter().map(|w| w.to_string()).collect())
-    })
-}
-
-/// An output sink that keeps everything written to it.
-struct Recorder(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Recorder {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::parse_fen;
+    use crate::position::{parse_fen, to_uci};
 
     fn game(fen: &str) -> Game {
         Game {
@@ -193,14 +157,5 @@ mod tests {
         );
         assert_eq!((stalemate.best, stalemate.score), (None, Score::Cp(0)));
         assert!(stalemate.pv.is_empty());
-    }
-
-    #[test]
-    fn reads_the_last_exact_first_line() {
-        let info = "info depth 1 multipv 1 score cp 10 nodes 5 pv e2e4\n\
-                    info depth 2 multipv 1 score cp 30 nodes 9 pv d2d4 d7d5\n\
-                    info depth 3 multipv 1 score cp 60 lowerbound nodes 20 pv c2c4\n";
-        assert_eq!(last_pv(info).unwrap(), ["d2d4", "d7d5"]);
-        assert_eq!(last_pv("info depth 0 score mate 0\n"), None);
     }
 }

@@ -174,9 +174,11 @@ fn run(
             .and_then(|e| e.mv)
             .filter(|&reply| after.is_legal(reply))
     });
+    let pv = best_line.map_or_else(|| best.into_iter().collect(), |l| l.moves.clone());
     SearchOutcome {
         best,
         ponder,
+        pv,
         score: best_line.map_or(0, |l| l.score),
         depth: completed_depth,
         nodes: searcher.nodes,
@@ -240,7 +242,8 @@ fn uci_score(score: i32) -> Score {
     }
 }
 
-fn pv_text(board: &Board, moves: &[Move], chess960: bool) -> Vec<protocol::UciMove> {
+/// `moves` played from `board`, in UCI notation, up to the first illegal one.
+pub fn pv_text(board: &Board, moves: &[Move], chess960: bool) -> Vec<protocol::UciMove> {
     let mut position = board.clone();
     let mut text = Vec::with_capacity(moves.len());
     for &mv in moves {

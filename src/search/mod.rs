@@ -114,10 +114,13 @@ pub struct SearchJob {
 }
 
 /// The result of a search. `best` is `None` only when there is no legal move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SearchOutcome {
     pub best: Option<Move>,
     pub ponder: Option<Move>,
+    /// The principal variation behind `best`, starting with it (just `best` when the
+    /// search was stopped in a depth that changed its mind).
+    pub pv: Vec<Move>,
     /// The best line's score from the side to move's view (see `score.rs` for mates).
     pub score: i32,
     /// The last completed depth.
