@@ -34,10 +34,7 @@ pub fn measure(depth: u32, mut progress: impl FnMut(usize, &str, u64)) -> BenchR
         let Ok(board) = parse_fen(fen, false) else {
             continue;
         };
-        let game = Game {
-            board,
-            history: Vec::new(),
-        };
+        let game = Game::new(board);
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()

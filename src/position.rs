@@ -354,6 +354,14 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game starting at `board`, with no earlier positions.
+    pub fn new(board: Board) -> Game {
+        Game {
+            board,
+            history: Vec::new(),
+        }
+    }
+
     /// Builds the game of a `position` command; fails without side effects on any error.
     pub fn from_command(
         start: &PositionStart,

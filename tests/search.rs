@@ -8,10 +8,7 @@ use cutoff::search::{think, Limits, SearchOutcome};
 
 fn search_fen(fen: &str, limits: Limits) -> (Game, SearchOutcome) {
     let board = parse_fen(fen, false).expect("test FEN is valid");
-    let game = Game {
-        board,
-        history: Vec::new(),
-    };
+    let game = Game::new(board);
     let outcome = think(game.clone(), limits, &TranspositionTable::new(16));
     (game, outcome)
 }
@@ -95,10 +92,7 @@ fn node_limit_is_honoured() {
 fn searchmoves_restricts_the_root() {
     let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let board = parse_fen(fen, false).expect("valid");
-    let game = Game {
-        board,
-        history: Vec::new(),
-    };
+    let game = Game::new(board);
     let only = uci_move(&game, "a2a3");
     let limits = Limits {
         depth: Some(6),
@@ -115,10 +109,7 @@ fn threefold_repetition_with_the_game_history_is_a_draw() {
     // again), Qh3 Kb8 Qh2+. Black, lost otherwise, can play ...Ka8 to stand in the start
     // position a third time: a draw, which the search must see through the history.
     let start = parse_fen("k7/8/8/8/8/8/7Q/K7 w - - 0 1", false).expect("valid");
-    let mut game = Game {
-        board: start,
-        history: Vec::new(),
-    };
+    let mut game = Game::new(start);
     for mv in ["h2h3", "a8b8", "h3h2", "b8a8", "h2h3", "a8b8", "h3h2"] {
         let m = uci_move(&game, mv);
         game.play(m);
@@ -128,10 +119,7 @@ fn threefold_repetition_with_the_game_history_is_a_draw() {
     assert!(outcome.score.abs() <= 30, "score {}", outcome.score);
 
     // Without the history the same position is simply lost for Black.
-    let fresh = Game {
-        board: game.board.clone(),
-        history: Vec::new(),
-    };
+    let fresh = Game::new(game.board.clone());
     let outcome = think(fresh, to_depth(8), &TranspositionTable::new(16));
     assert!(outcome.score < -300, "score {}", outcome.score);
 }

@@ -95,10 +95,7 @@ mod tests {
     use crate::position::{parse_fen, to_uci};
 
     fn game(fen: &str) -> Game {
-        Game {
-            board: parse_fen(fen, false).unwrap(),
-            history: Vec::new(),
-        }
+        Game::new(parse_fen(fen, false).unwrap())
     }
 
     fn depth(d: u32) -> Limits {

@@ -210,10 +210,7 @@ fn run(config: &Config, text: &[u8]) -> Result<(), AnalyzeError> {
                 continue;
             }
         };
-        let game = Game {
-            board: record.board.clone(),
-            history: Vec::new(),
-        };
+        let game = Game::new(record.board.clone());
         let searched = catch_unwind(AssertUnwindSafe(|| {
             analyse(game, config.limits.clone(), settings.clone(), &tt)
         }));

@@ -235,10 +235,7 @@ mod tests {
     use crate::position::parse_fen;
 
     fn game(fen: &str) -> Game {
-        Game {
-            board: parse_fen(fen, false).unwrap(),
-            history: Vec::new(),
-        }
+        Game::new(parse_fen(fen, false).unwrap())
     }
 
     #[test]

@@ -147,10 +147,7 @@ pub fn read_book(path: &str) -> Result<Vec<Game>, DatagenError> {
             line: index + 1,
             why: why.to_string(),
         })?;
-        book.push(Game {
-            board,
-            history: Vec::new(),
-        });
+        book.push(Game::new(board));
     }
     if book.is_empty() {
         return Err(DatagenError::Book {

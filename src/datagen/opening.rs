@@ -52,10 +52,7 @@ pub fn choose(
 
 /// The standard initial position.
 fn initial_position() -> Game {
-    Game {
-        board: Default::default(),
-        history: Vec::new(),
-    }
+    Game::new(Default::default())
 }
 
 /// Plays `count` uniformly random legal moves; false if the game ended on the way.
