@@ -209,7 +209,8 @@ impl Searcher<'_> {
             }
 
             // Step 14. Check extension: look one ply further at moves that check.
-            // Measured: -19 ± 38 Elo (inside its error bar; to be retested).
+            // Measured: -19 ± 38 and -19 ± 41 Elo in two 200-game runs (-19 ± 28 together):
+            // a removal candidate, pending the test suite without it.
             // (Singular extensions measured +1.7 ± 40 Elo at 20k nodes per move over 200
             // games: neutral, so left out as complexity without a proven gain.)
             let extension = i32::from(gives_check);
