@@ -1,5 +1,6 @@
-//! Perft suites: standard positions, all 960 Chess960 positions and tricky cases, from
-//! the files in `tests/data/` (see the header of each for its source and format).
+//! Perft suites: standard positions, all 960 Chess960 positions, Double Fischer Random
+//! positions and tricky cases, from the files in `tests/data/` (see the header of each
+//! for its source and format).
 
 use std::time::Instant;
 
@@ -156,6 +157,17 @@ fn chess960_suite() {
         depth <= 4 || (index % 40 == 0 && depth <= 5)
     });
     assert_none("chess960", result, start);
+}
+
+/// Double Fischer Random: White and Black start from different Chess960 back ranks,
+/// all castling rights, counted by python-chess (`tools/dfrc_perft.py`), to depth 4.
+#[test]
+fn double_fischer_random_suite() {
+    let start = Instant::now();
+    let entries = load("perft-dfrc.txt");
+    assert_eq!(entries.len(), 24);
+    let result = check(&entries, true, |_, _, _, _| true);
+    assert_none("dfrc", result, start);
 }
 
 /// Positions of the tricky suite whose en-passant square no legal last move could have
