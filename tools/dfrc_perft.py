@@ -9,7 +9,11 @@ the format of `tests/data/perft-*.txt`:
 
     dfrc-W-B | FEN | 1=N 2=N 3=N 4=N
 
+With `--fens` it prints only the FENs, one per line: an opening file for match.py
+(`--chess960 --openings FILE`).
+
 Usage: tools/dfrc_perft.py [--count 24] [--depth 4] [--seed 960] > tests/data/perft-dfrc.txt
+       tools/dfrc_perft.py --fens --count 50 --seed 2026 > dfrc.epd
 """
 
 import argparse
@@ -44,8 +48,13 @@ def main():
     parser.add_argument("--count", type=int, default=24)
     parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--seed", type=int, default=960)
+    parser.add_argument("--fens", action="store_true", help="print only the FENs")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.fens:
+        for _ in range(args.count):
+            print(dfrc_board(*rng.sample(range(960), 2)).shredder_fen())
+        return
     print("# Perft node counts, Double Fischer Random Chess: White's and Black's back ranks")
     print("# are two different Chess960 start positions (dfrc-W-B: White's is Chess960")
     print("# position W, Black's position B, in the Scharnagl numbering), all castling rights.")

@@ -27,20 +27,21 @@ def main():
         epds = [line for line in f if line.strip()]
     with open(sys.argv[2]) as f:
         results = [json.loads(line) for line in f if line.strip()]
+    results = [r for r in results if not r.get("summary")]
     if len(epds) != len(results):
         sys.exit(f"{len(epds)} EPD lines but {len(results)} results")
     points, positions = defaultdict(int), defaultdict(int)
     for epd, result in zip(epds, results):
-        theme = re.sub(r"\.\d+$", "", field(epd, "id") or "?").replace("STS(v1.0) ", "")
+        theme = re.sub(r"^STS\(v[\d.]+\) |\.\d+$", "", field(epd, "id") or "?")
         moves = (field(epd, "c9") or "").split()
         values = [int(v) for v in (field(epd, "c8") or "").split()]
         awards = dict(zip(moves, values))
         points[theme] += awards.get(result.get("bestmove"), 0)
         positions[theme] += 1
     for theme in points:
-        print(f"{theme:<40} {points[theme]:>5} / {10 * positions[theme]}")
+        print(f"{theme:<46} {points[theme]:>5} / {10 * positions[theme]}")
     total, most = sum(points.values()), 10 * sum(positions.values())
-    print(f"{'total':<40} {total:>5} / {most} ({100 * total / most:.1f}%)")
+    print(f"{'total':<46} {total:>5} / {most} ({100 * total / most:.1f}%)")
 
 
 if __name__ == "__main__":

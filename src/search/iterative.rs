@@ -9,7 +9,6 @@ use protocol::{Info, Response, Score, ScoreBound};
 
 use super::control::{Control, SharedState};
 use super::score::{is_mate, mate_moves, INFINITY, MAX_PLY};
-use super::strength::CANDIDATE_LINES;
 use super::thread_data::{Reporter, Searcher};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
@@ -57,7 +56,7 @@ fn run(
             .clamp(1, MAX_PLY as i32 - 8)
     });
     let wanted_lines = match job.settings.strength {
-        Some(_) => job.settings.multipv.max(CANDIDATE_LINES),
+        Some(strength) => strength.lines(job.settings.multipv),
         None => job.settings.multipv,
     };
     let line_count = (wanted_lines as usize).clamp(1, root_moves.len());

@@ -1,38 +1,59 @@
 //! `UCI_LimitStrength`: playing weaker on request. Two levers, both driven by `UCI_Elo`:
 //! - a node budget per move, so the search sees less (fewer nodes at lower Elo);
-//! - a softmax choice among the best root lines (the search runs with at least
-//!   [`CANDIDATE_LINES`] principal variations), so the engine sometimes prefers a
-//!   slightly worse move, and the lower the Elo the larger the mistakes it accepts.
+//! - a softmax choice among the best root lines (below the top setting the search runs
+//!   with at least [`CANDIDATE_LINES`] principal variations), so the engine sometimes
+//!   prefers a slightly worse move, and the lower the Elo the larger the mistakes it
+//!   accepts.
 //!
-//! The mapping from Elo to these levers is calibrated against Stockfish's own
-//! `UCI_Elo` (see `docs/STRENGTH.md`, "Strength limit"); its constants sit in
-//! [`Calibration`].
+//! The mapping from Elo to these levers is a table of knots measured against Stockfish
+//! 15.1's own `UCI_Elo` (match.py's `stockfish elo=N`; see `docs/STRENGTH.md`, "Strength
+//! limit"); between knots the node budget is interpolated geometrically and the
+//! temperature linearly.
 
 use crate::rng::SplitMix64;
 
-/// The `UCI_Elo` range offered to GUIs.
-pub const MIN_ELO: u32 = 1320;
-pub const MAX_ELO: u32 = 3000;
+/// The `UCI_Elo` range offered to GUIs: from the lowest knot to the highest, which plays
+/// at full strength (about Stockfish 15.1 `UCI_Elo` 2300 at 10+0.1, see the gauntlet).
+pub const MIN_ELO: u32 = CALIBRATION[0].elo;
+pub const MAX_ELO: u32 = CALIBRATION[CALIBRATION.len() - 1].elo;
 
-/// How many root lines a weakened search considers.
+/// How many root lines a weakened search considers when it may choose among them.
 pub const CANDIDATE_LINES: u32 = 4;
 
-/// The constants of the Elo mapping, found by calibration matches.
-struct Calibration {
-    /// Nodes per move at [`MIN_ELO`].
-    nodes_at_min: f64,
-    /// Elo gained each time the node budget doubles.
-    elo_per_doubling: f64,
-    /// Softmax temperature (centipawns) at [`MIN_ELO`]; it falls linearly to zero at
-    /// [`MAX_ELO`].
-    temperature_at_min: f64,
+/// One point of the calibration: the search settings that play at `elo`.
+struct Knot {
+    elo: u32,
+    /// Nodes per move.
+    nodes: f64,
+    /// Softmax temperature in centipawns (0: always the best line).
+    temperature: f64,
 }
 
-const CALIBRATION: Calibration = Calibration {
-    nodes_at_min: 400.0,
-    elo_per_doubling: 180.0,
-    temperature_at_min: 120.0,
-};
+/// The knots, by rising Elo, placed by calibration matches against Stockfish (figures in
+/// `docs/STRENGTH.md`, "Strength limit"). The top knot is the full search (one line, no
+/// noise) with a budget of about a fifth of a second, as at 10+0.1.
+const CALIBRATION: [Knot; 4] = [
+    Knot {
+        elo: 1320,
+        nodes: 3_950.0,
+        temperature: 78.0,
+    },
+    Knot {
+        elo: 1750,
+        nodes: 17_400.0,
+        temperature: 50.0,
+    },
+    Knot {
+        elo: 1900,
+        nodes: 55_300.0,
+        temperature: 29.0,
+    },
+    Knot {
+        elo: 2300,
+        nodes: 258_000.0,
+        temperature: 0.0,
+    },
+];
 
 /// A requested playing strength.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,17 +72,39 @@ impl Strength {
         }
     }
 
+    /// The two knots around this strength and how far between them it lies (0 to 1).
+    fn between(&self) -> (&'static Knot, &'static Knot, f64) {
+        let upper = CALIBRATION
+            .iter()
+            .position(|knot| knot.elo >= self.elo)
+            .unwrap_or(CALIBRATION.len() - 1)
+            .max(1);
+        let (low, high) = (&CALIBRATION[upper - 1], &CALIBRATION[upper]);
+        let fraction = f64::from(self.elo - low.elo) / f64::from(high.elo - low.elo);
+        (low, high, fraction.clamp(0.0, 1.0))
+    }
+
     /// The node budget of one move.
     pub fn nodes(&self) -> u64 {
-        let doublings = f64::from(self.elo - MIN_ELO) / CALIBRATION.elo_per_doubling;
-        (CALIBRATION.nodes_at_min * doublings.exp2()) as u64
+        let (low, high, fraction) = self.between();
+        (low.nodes * (high.nodes / low.nodes).powf(fraction)) as u64
     }
 
     /// The softmax temperature in centipawns: how far below the best score a move may
     /// be and still have a fair chance.
     pub fn temperature(&self) -> f64 {
-        let weakness = f64::from(MAX_ELO - self.elo) / f64::from(MAX_ELO - MIN_ELO);
-        CALIBRATION.temperature_at_min * weakness
+        let (low, high, fraction) = self.between();
+        low.temperature + (high.temperature - low.temperature) * fraction
+    }
+
+    /// How many root lines the search needs: several while there is a choice to make,
+    /// one (the user's `MultiPV`) at full strength.
+    pub fn lines(&self, multipv: u32) -> u32 {
+        if self.temperature() < 1.0 {
+            multipv
+        } else {
+            multipv.max(CANDIDATE_LINES)
+        }
     }
 
     /// Picks one of the candidate lines, given their scores from the mover's view (the
@@ -106,6 +149,18 @@ mod tests {
             last = now;
         }
         assert_eq!(Strength::new(MAX_ELO, 0).temperature(), 0.0);
+        assert_eq!(Strength::new(MAX_ELO, 0).lines(1), 1);
+        assert_eq!(Strength::new(MIN_ELO, 0).lines(1), CANDIDATE_LINES);
+        // The knots themselves are met exactly.
+        for knot in &CALIBRATION {
+            let strength = Strength::new(knot.elo, 0);
+            assert!(
+                strength.nodes().abs_diff(knot.nodes as u64) <= 1,
+                "nodes at {}",
+                knot.elo
+            );
+            assert!((strength.temperature() - knot.temperature).abs() < 1e-9);
+        }
         assert_eq!(Strength::new(100, 0), Strength::new(MIN_ELO, 0));
     }
 
