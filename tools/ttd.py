@@ -18,7 +18,11 @@ import argparse
 import math
 import subprocess
 import sys
-import time
+
+from latency import Engine, handshake  # tools/latency.py: the UCI pipe and handshake
+
+#: Longest wait for one search to finish, seconds.
+SEARCH_TIMEOUT = 3600.0
 
 
 def bench_positions(engine: str) -> list[str]:
@@ -33,46 +37,21 @@ def bench_positions(engine: str) -> list[str]:
     return fens
 
 
-class Engine:
-    def __init__(self, command: str):
-        self.proc = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-
-    def send(self, line: str):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, prefix: str) -> list[str]:
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit("engine closed its output")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-
-    def time_to_depth(self, fen: str, depth: int) -> float:
-        """Seconds to finish `go depth` on `fen` from an empty hash table."""
-        self.send("ucinewgame")
-        self.send(f"position fen {fen}")
-        self.send("isready")
-        self.wait_for("readyok")
-        started = time.perf_counter()
-        self.send(f"go depth {depth}")
-        lines = self.wait_for("bestmove")
-        wall = time.perf_counter() - started
-        reported = None
-        for line in lines:
-            words = line.split()
-            if words[:1] == ["info"] and "depth" in words and "time" in words:
-                if int(words[words.index("depth") + 1]) == depth:
-                    reported = int(words[words.index("time") + 1]) / 1000
-        return reported if reported else wall
-
-    def quit(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
+def time_to_depth(engine: Engine, fen: str, depth: int) -> float:
+    """Seconds to finish `go depth` on `fen` from an empty hash table."""
+    engine.send("ucinewgame")
+    engine.send(f"position fen {fen}")
+    engine.send("isready")
+    engine.wait_for(lambda line: line == "readyok")
+    started = engine.send(f"go depth {depth}")
+    finished, _, lines = engine.wait_for(lambda line: line.startswith("bestmove"), SEARCH_TIMEOUT)
+    reported = None
+    for line in lines:
+        words = line.split()
+        if words[:1] == ["info"] and "depth" in words and "time" in words:
+            if int(words[words.index("depth") + 1]) == depth:
+                reported = int(words[words.index("time") + 1]) / 1000
+    return reported if reported else finished - started
 
 
 def main():
@@ -88,17 +67,14 @@ def main():
     times = {t: [0.0] * len(fens) for t in args.threads}
     for round_number in range(args.rounds):
         for threads in args.threads:
-            engine = Engine(args.engine)
-            engine.send("uci")
-            engine.wait_for("uciok")
-            engine.send(f"setoption name Threads value {threads}")
-            engine.send(f"setoption name Hash value {args.hash}")
+            engine = Engine([args.engine])
+            handshake(engine, [f"Threads={threads}", f"Hash={args.hash}"])
             for index, fen in enumerate(fens):
-                seconds = engine.time_to_depth(fen, args.depth)
+                seconds = time_to_depth(engine, fen, args.depth)
                 times[threads][index] += seconds / args.rounds
                 print(f"round {round_number + 1} threads {threads} position {index + 1:>2}: "
                       f"{seconds:7.3f} s", file=sys.stderr)
-            engine.quit()
+            engine.close()
 
     base = times[args.threads[0]]
     print(f"depth {args.depth}, {len(fens)} positions, {args.rounds} rounds, hash {args.hash} MiB")
