@@ -97,13 +97,19 @@ impl Strength {
         low.temperature + (high.temperature - low.temperature) * fraction
     }
 
+    /// Whether the move is drawn among several lines at all: not once the temperature
+    /// is below a centipawn, where the best line would win every draw anyway.
+    fn has_choice(&self) -> bool {
+        self.temperature() >= 1.0
+    }
+
     /// How many root lines the search needs: several while there is a choice to make,
     /// one (the user's `MultiPV`) at full strength.
     pub fn lines(&self, multipv: u32) -> u32 {
-        if self.temperature() < 1.0 {
-            multipv
-        } else {
+        if self.has_choice() {
             multipv.max(CANDIDATE_LINES)
+        } else {
+            multipv
         }
     }
 
@@ -112,13 +118,13 @@ impl Strength {
     /// temperature)`. Mate scores are compared as they are, so a found mate is kept and
     /// a mated line avoided. Returns the index of the chosen line (0 when there is none).
     pub fn choose(&self, scores: &[i32]) -> usize {
-        let temperature = self.temperature();
         let Some(&best) = scores.iter().max() else {
             return 0;
         };
-        if temperature < 1.0 {
+        if !self.has_choice() {
             return 0;
         }
+        let temperature = self.temperature();
         let weights: Vec<f64> = scores
             .iter()
             .map(|&score| (f64::from(score - best) / temperature).exp())
