@@ -4,6 +4,7 @@
 //! ```text
 //! cutoff tune --data FILE [--epochs 20] [--out src/eval/params.rs] [--lambda 0.5]
 //!             [--threads all] [--batch 16384] [--lr 1.0] [--decay 0.95] [--k fit] [--seed 1]
+//!             [--holdout 0.05]
 //! ```
 //!
 //! Each data line is `FEN | score | result` (White's view; `#` comments and blank lines are
@@ -11,7 +12,9 @@
 //! `eval/trace.rs` (`data.rs`, `model.rs`); `K` is fitted to the results (`optim::fit_k`);
 //! then Adam minimises `mean (sigmoid(K * eval) - t)^2`, where
 //! `t = lambda * result + (1 - lambda) * sigmoid(K * score)`, over both halves of every
-//! weight (`optim.rs`). Progress goes to stderr; the rounded weights go to `--out`.
+//! weight (`optim.rs`). The last `--holdout` of the file (later games) is kept out of
+//! training: its loss is reported every epoch, and the weights of the epoch where it was
+//! lowest are the result. Progress goes to stderr; the rounded weights go to `--out`.
 //!
 //! Schedule: one Adam step per `--batch` positions, each moving a weight by about `--lr`
 //! centipawns at most, the rate multiplied by `--decay` after every epoch. The defaults give
@@ -41,6 +44,8 @@ use optim::{fit_k, train, Problem, TrainConfig};
 pub const DEFAULT_OUT: &str = "src/eval/params.rs";
 /// Default weight of the game result in the target (the rest is the search score).
 pub const DEFAULT_LAMBDA: f64 = 0.5;
+/// Default share of the data (its tail) held out of training to measure generalisation.
+pub const DEFAULT_HOLDOUT: f64 = 0.05;
 /// How many of the most-moved weights the summary lists.
 const MOVERS_SHOWN: usize = 20;
 
@@ -106,6 +111,8 @@ pub struct Options {
     pub lambda: f64,
     /// `K` to use instead of fitting it.
     pub k: Option<f64>,
+    /// Share of the positions (the file's tail) held out of training, 0..1.
+    pub holdout: f64,
     /// Optimiser settings (thread count included).
     pub train: TrainConfig,
 }
@@ -126,6 +133,7 @@ impl Options {
                 "--decay",
                 "--k",
                 "--seed",
+                "--holdout",
             ],
             &[],
         )?;
@@ -138,6 +146,9 @@ impl Options {
                 .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT)),
             lambda: flags.get("--lambda", "a number")?.unwrap_or(DEFAULT_LAMBDA),
             k: flags.get("--k", "a number")?,
+            holdout: flags
+                .get("--holdout", "a number")?
+                .unwrap_or(DEFAULT_HOLDOUT),
             train: TrainConfig {
                 epochs: flags.get("--epochs", "a count")?.unwrap_or(defaults.epochs),
                 batch_size: flags
@@ -161,6 +172,9 @@ impl Options {
         let t = &self.train;
         if !(0.0..=1.0).contains(&self.lambda) {
             return invalid("--lambda must be between 0 and 1");
+        }
+        if !(0.0..1.0).contains(&self.holdout) {
+            return invalid("--holdout must be at least 0 and below 1");
         }
         if self.k.is_some_and(|k| !(k > 0.0 && k.is_finite())) {
             return invalid("--k must be positive");
@@ -211,28 +225,46 @@ pub fn main(args: &[String]) -> Result<(), TuneError> {
             k
         }
     };
-    let problem = Problem::new(&data, k, options.lambda);
+    let problem = Problem::new(&data, k, options.lambda).hold_out(options.holdout);
     eprintln!(
-        "tune: K = {k:.6}, lambda = {}, loss before tuning {:.7}",
+        "tune: K = {k:.6}, lambda = {}, {} positions train, {} held out",
         options.lambda,
-        problem.loss(&defaults, threads)
+        problem.training_len(),
+        problem.held_out_len()
+    );
+    eprintln!(
+        "tune: loss before tuning {}",
+        losses(&problem, &defaults, threads)
     );
 
     let tuned = train(&problem, &defaults, None, &options.train, |r| {
+        let held_out = r
+            .held_out
+            .map_or(String::new(), |l| format!("  held out {l:.7}"));
+        let kept = if r.kept { "  *" } else { "" };
         eprintln!(
-            "tune: epoch {:3}  loss {:.7}  lr {:.3}  {:.2} s",
+            "tune: epoch {:3}  loss {:.7}{held_out}  lr {:.3}  {:.2} s{kept}",
             r.epoch, r.loss, r.learning_rate, r.seconds
         );
     });
     let rounded = model::rounded(&tuned);
     eprintln!(
-        "tune: loss after tuning {:.7} (rounded weights)",
-        problem.loss(&model::to_float(&rounded), threads)
+        "tune: loss after tuning {} (rounded weights of the epoch marked *)",
+        losses(&problem, &model::to_float(&rounded), threads)
     );
     report_movers(&WEIGHTS, &rounded);
     write_source(&options.out, &rounded)?;
     eprintln!("tune: wrote {}", options.out.display());
     Ok(())
+}
+
+/// The training loss of `weights`, and the held-out loss if positions are held out.
+fn losses(problem: &Problem, weights: &[[f64; 2]], threads: usize) -> String {
+    let training = problem.loss(weights, threads);
+    match problem.held_out_loss(weights, threads) {
+        Some(held_out) => format!("{training:.7} (held out {held_out:.7})"),
+        None => format!("{training:.7}"),
+    }
 }
 
 /// Prints the weights that moved most between `old` and `new`.

@@ -5,7 +5,9 @@
 //! sigmoid(K * score)`. Adam (beta1 0.9, beta2 0.999) runs on mini-batches of a fresh
 //! deterministic shuffle each epoch; its learning rate is in centipawns per step (Adam's
 //! steps are about the learning rate in size, whatever the gradient's scale), multiplied by
-//! a decay factor after every epoch.
+//! a decay factor after every epoch. A held-out tail of the data set (later games, unseen
+//! by the optimiser) measures how well the weights generalise; with one, the weights of the
+//! epoch with the lowest held-out loss are the result (early stopping).
 
 use std::time::Instant;
 
@@ -91,6 +93,8 @@ pub struct Problem<'a> {
     pub targets: Vec<f32>,
     /// The sigmoid scale per centipawn.
     pub k: f64,
+    /// Positions `0..training` train the weights; the rest are held out.
+    training: usize,
 }
 
 impl<'a> Problem<'a> {
@@ -104,7 +108,31 @@ impl<'a> Problem<'a> {
                 t as f32
             })
             .collect();
-        Problem { data, targets, k }
+        Problem {
+            data,
+            targets,
+            k,
+            training: data.len(),
+        }
+    }
+
+    /// Holds the last `fraction` (0 to 1) of the positions out of training, to measure
+    /// the loss on positions the optimiser never saw. Data files are written a game at a
+    /// time, so the tail is later games rather than neighbours of the training positions.
+    pub fn hold_out(mut self, fraction: f64) -> Problem<'a> {
+        let held = (self.data.len() as f64 * fraction.clamp(0.0, 1.0)).round() as usize;
+        self.training = self.data.len() - held.min(self.data.len());
+        self
+    }
+
+    /// How many positions train the weights.
+    pub fn training_len(&self) -> usize {
+        self.training
+    }
+
+    /// How many positions are held out.
+    pub fn held_out_len(&self) -> usize {
+        self.data.len() - self.training
     }
 
     /// `(eval with weights, result)` of every position, for [`fit_k`].
@@ -114,17 +142,29 @@ impl<'a> Problem<'a> {
             .collect()
     }
 
-    /// The mean loss over the whole set.
+    /// The mean loss over the training positions.
     pub fn loss(&self, weights: &[[f64; 2]], threads: usize) -> f64 {
-        let sums = map_ranges(self.data.len(), threads, |range| {
+        self.mean_loss(0, self.training, weights, threads)
+    }
+
+    /// The mean loss over the held-out positions, if any are held out.
+    pub fn held_out_loss(&self, weights: &[[f64; 2]], threads: usize) -> Option<f64> {
+        (self.held_out_len() > 0)
+            .then(|| self.mean_loss(self.training, self.held_out_len(), weights, threads))
+    }
+
+    /// The mean loss over the `len` positions from `first`.
+    fn mean_loss(&self, first: usize, len: usize, weights: &[[f64; 2]], threads: usize) -> f64 {
+        let sums = map_ranges(len, threads, |range| {
             range
                 .map(|n| {
+                    let n = first + n;
                     let e = eval(&self.data.position(n), weights);
                     error(e, self.k, f64::from(self.targets[n])).0
                 })
                 .sum::<f64>()
         });
-        sums.iter().sum::<f64>() / self.data.len().max(1) as f64
+        sums.iter().sum::<f64>() / len.max(1) as f64
     }
 
     /// The gradient of the mean loss over the positions `batch`, and that mean loss.
@@ -194,8 +234,13 @@ impl Default for TrainConfig {
 pub struct EpochReport {
     /// 1-based epoch number.
     pub epoch: usize,
-    /// The loss over the whole set after the epoch.
+    /// The loss over the training positions after the epoch.
     pub loss: f64,
+    /// The loss over the held-out positions after the epoch, if any are held out.
+    pub held_out: Option<f64>,
+    /// Whether these are the weights [`train`] returns so far: the lowest held-out loss
+    /// yet, or the latest epoch when nothing is held out.
+    pub kept: bool,
     /// The learning rate the epoch used.
     pub learning_rate: f64,
     /// Seconds the epoch took (its loss pass included).
@@ -245,10 +290,11 @@ impl Adam {
     }
 }
 
-/// Minimises the loss of `problem` with Adam from `start` (one `[mg, eg]` pair per flat
-/// index), changing only the weights
-/// `trainable` marks (one flag per flat index; all when `None`). Calls `on_epoch` after
-/// every epoch. Deterministic for a given configuration (thread count included).
+/// Minimises the training loss of `problem` with Adam from `start` (one `[mg, eg]` pair per
+/// flat index), changing only the weights `trainable` marks (one flag per flat index; all
+/// when `None`). Returns the weights of the last epoch, or with held-out positions those of
+/// the epoch with the lowest held-out loss. Calls `on_epoch` after every epoch.
+/// Deterministic for a given configuration (thread count included).
 pub fn train(
     problem: &Problem,
     start: &[[f64; 2]],
@@ -259,7 +305,8 @@ pub fn train(
     let mut weights = start.to_vec();
     let mut adam = Adam::new(weights.len());
     let mut rng = SplitMix64::new(config.seed);
-    let mut order: Vec<u32> = (0..problem.data.len() as u32).collect();
+    let mut order: Vec<u32> = (0..problem.training as u32).collect();
+    let mut best: Option<(f64, Weights)> = None;
     let mut lr = config.learning_rate;
     for epoch in 1..=config.epochs {
         let started = Instant::now();
@@ -268,13 +315,23 @@ pub fn train(
             let (grad, _) = problem.gradient(&weights, batch, config.threads);
             adam.step(&mut weights, &grad, lr, trainable);
         }
+        let held_out = problem.held_out_loss(&weights, config.threads);
+        let kept = match held_out {
+            None => true,
+            Some(loss) => best.as_ref().is_none_or(|(lowest, _)| loss < *lowest),
+        };
+        if let (true, Some(loss)) = (kept, held_out) {
+            best = Some((loss, weights.clone()));
+        }
         on_epoch(&EpochReport {
             epoch,
             loss: problem.loss(&weights, config.threads),
+            held_out,
+            kept,
             learning_rate: lr,
             seconds: started.elapsed().as_secs_f64(),
         });
         lr *= config.decay;
     }
-    weights
+    best.map_or(weights, |(_, kept)| kept)
 }
