@@ -1,0 +1,121 @@
+//! `cutoff datagen` and `cutoff tune` end to end through the real binary: the data file
+//! holds legal quiet positions in the documented format, the same seed gives the same
+//! file whatever the thread count, a resumed run appends exactly the games that were
+//! missing, and the tuner reads the file and writes a parameter source.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use cozy_chess::Board;
+
+/// A fresh directory for this test's files.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-datagen-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn cutoff(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Runs `cutoff datagen` with small settings, seed 3, and `extra` flags, into `out`.
+fn datagen(out: &Path, extra: &[&str]) -> Output {
+    let out = out.to_str().unwrap();
+    let mut args = vec!["datagen", "--nodes", "600", "--hash", "2", "--seed", "3"];
+    args.extend_from_slice(&["--out", out]);
+    args.extend_from_slice(extra);
+    let output = cutoff(&args);
+    assert!(
+        output.status.success(),
+        "datagen failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+#[test]
+fn datagen_writes_legal_quiet_positions() {
+    let dir = temp_dir("legal");
+    let path = dir.join("data.txt");
+    let output = datagen(&path, &["--games", "4", "--threads", "2"]);
+    let progress = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        progress.contains("4/4 games written"),
+        "progress on stderr: {progress}"
+    );
+    assert!(output.stdout.is_empty(), "stdout stays empty");
+
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 20, "only {} positions", lines.len());
+    let mut results = Vec::new();
+    for line in &lines {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(fields.len(), 3, "not `FEN | score | result`: {line}");
+        let board: Board = fields[0]
+            .parse()
+            .unwrap_or_else(|e| panic!("illegal FEN {:?}: {e:?}", fields[0]));
+        assert!(board.checkers().is_empty(), "in check: {line}");
+        let score: i32 = fields[1].parse().unwrap();
+        assert!(score.abs() < 10_000, "mate scores are not kept: {line}");
+        assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "result: {line}");
+        results.push(fields[2]);
+    }
+    // A game's positions share its result, so the results come in runs, at most four.
+    results.dedup();
+    assert!(results.len() <= 4, "results {results:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn same_seed_same_file_with_any_thread_count_and_resumes_append() {
+    let dir = temp_dir("resume");
+    let one = dir.join("one.txt");
+    let two = dir.join("two.txt");
+    let resumed = dir.join("resumed.txt");
+    datagen(&one, &["--games", "4", "--threads", "1"]);
+    datagen(&two, &["--games", "4", "--threads", "2"]);
+    datagen(&resumed, &["--games", "1", "--threads", "1"]);
+    datagen(
+        &resumed,
+        &["--games", "3", "--threads", "2", "--first-game", "1"],
+    );
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap();
+    assert!(!read(&one).is_empty());
+    assert_eq!(read(&one), read(&two), "1 thread and 2 threads differ");
+    assert_eq!(read(&one), read(&resumed), "a resumed run differs");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tune_reads_datagen_output_and_writes_params() {
+    let dir = temp_dir("tune");
+    let data = dir.join("data.txt");
+    let params = dir.join("params.rs");
+    datagen(&data, &["--games", "4", "--threads", "2"]);
+    let output = cutoff(&[
+        "tune",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        params.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--batch",
+        "32",
+        "--threads",
+        "2",
+    ]);
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "tune failed: {log}");
+    assert!(log.contains("fitted K"), "{log}");
+    assert!(log.contains("held out"), "{log}");
+    let source = std::fs::read_to_string(&params).unwrap();
+    assert!(source.contains("params! {"), "{source}");
+    assert!(source.contains("MATERIAL: [S; 6]"), "{source}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
