@@ -176,7 +176,7 @@ fn handshake_identifies_the_engine_and_declares_its_options() {
         "option name BookFile type string default <empty>",
         "option name UCI_ShowWDL type check default false",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1320 min 1320 max 2300",
+        "option name UCI_Elo type spin default 1320 min 1320 max 2220",
     ];
     for prefix in expected {
         let found = body[2..].iter().filter(|l| l.starts_with(prefix)).count();
