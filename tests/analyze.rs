@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+mod common;
+
 /// A few positions with known answers, a line without one, and a bad line.
 const SUITE: &str = r#"# mate in one, bm in SAN with its annotation, full FEN with counters
 r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 bm Qxf7#; id "scholar";
@@ -18,9 +20,7 @@ r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 bm Qxf7#; id
 
 /// A fresh directory for this test's files.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cutoff-analyze-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir("analyze", name)
 }
 
 fn analyze(args: &[&str]) -> Output {

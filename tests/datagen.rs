@@ -8,11 +8,11 @@ use std::process::{Command, Output};
 
 use cozy_chess::Board;
 
+mod common;
+
 /// A fresh directory for this test's files.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cutoff-datagen-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir("datagen", name)
 }
 
 fn cutoff(args: &[&str]) -> Output {

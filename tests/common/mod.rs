@@ -25,6 +25,14 @@ const TRANSCRIPT_SHOWN: usize = 300;
 /// Longer transcript entries are cut to this many characters in failure messages.
 const ENTRY_SHOWN: usize = 300;
 
+/// A fresh directory for the files of one test: `test` names the test file, `name` the
+/// case, and the process id keeps parallel runs apart.
+pub fn temp_dir(test: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-{test}-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// The `cutoff` binary built by Cargo for this test run.
 pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_cutoff")
