@@ -68,7 +68,7 @@ pub enum TuneError {
         /// The line and what is wrong with it.
         bad: BadLine,
     },
-    /// The data file holds no positions.
+    /// The data file holds no positions (or none left to train on after `--holdout`).
     NoPositions(PathBuf),
 }
 
@@ -78,7 +78,9 @@ impl fmt::Display for TuneError {
             TuneError::Cli(e) => write!(f, "{e}"),
             TuneError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             TuneError::Data { path, bad } => write!(f, "{}: {bad}", path.display()),
-            TuneError::NoPositions(path) => write!(f, "{}: no positions", path.display()),
+            TuneError::NoPositions(path) => {
+                write!(f, "{}: no positions to train on", path.display())
+            }
         }
     }
 }
@@ -226,6 +228,9 @@ pub fn main(args: &[String]) -> Result<(), TuneError> {
         }
     };
     let problem = Problem::new(&data, k, options.lambda).hold_out(options.holdout);
+    if problem.training_len() == 0 {
+        return Err(TuneError::NoPositions(options.data));
+    }
     eprintln!(
         "tune: K = {k:.6}, lambda = {}, {} positions train, {} held out",
         options.lambda,

@@ -512,6 +512,15 @@ fn bad_flags_are_refused() {
     assert!(run("--data x --threads 0").contains("--threads"));
     assert!(run("--data x --holdout 1").contains("--holdout"));
     assert!(run("--data x --bogus 1").contains("--bogus"));
+    let one = temp_path("one.txt");
+    std::fs::write(
+        &one,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 20 | 0.5\n",
+    )
+    .unwrap();
+    let message = run(&format!("--data {} --holdout 0.9", one.display()));
+    std::fs::remove_file(&one).unwrap();
+    assert!(message.contains("no positions to train on"), "{message}");
     let missing = temp_path("missing.txt");
     let message = run(&format!("--data {}", missing.display()));
     assert!(
