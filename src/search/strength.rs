@@ -118,8 +118,8 @@ impl Strength {
         self.temperature() >= 1.0
     }
 
-    /// How many root lines the search needs: several while there is a choice to make,
-    /// one (the user's `MultiPV`) at full strength.
+    /// How many root lines the search needs: several while there is a choice to make (up
+    /// to 1900), otherwise the user's `MultiPV`.
     pub fn lines(&self, multipv: u32) -> u32 {
         if self.has_choice() {
             multipv.max(CANDIDATE_LINES)
@@ -181,11 +181,10 @@ mod tests {
         assert_eq!(Strength::new(MAX_ELO, 0).lines(1), 1);
         assert_eq!(Strength::new(MIN_ELO, 0).lines(1), CANDIDATE_LINES);
         // The knots themselves are met exactly (the first of a pair at the same Elo).
-        for (knot, _) in CALIBRATION
-            .iter()
-            .zip(std::iter::once(0).chain(CALIBRATION.iter().map(|k| k.elo)))
-            .filter(|(knot, elo_before)| knot.elo != *elo_before)
-        {
+        for (i, knot) in CALIBRATION.iter().enumerate() {
+            if i > 0 && CALIBRATION[i - 1].elo == knot.elo {
+                continue;
+            }
             let strength = Strength::new(knot.elo, 0);
             assert!(
                 strength.nodes().abs_diff(knot.nodes as u64) <= 1,
