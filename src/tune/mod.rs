@@ -4,7 +4,7 @@
 //! ```text
 //! cutoff tune --data FILE [--epochs 20] [--out src/eval/params.rs] [--lambda 0.5]
 //!             [--threads all] [--batch 16384] [--lr 1.0] [--decay 0.95] [--k fit] [--seed 1]
-//!             [--holdout 0.05]
+//!             [--holdout 0.05] [--l2 0]
 //! ```
 //!
 //! Each data line is `FEN | score | result` (White's view; `#` comments and blank lines are
@@ -14,7 +14,10 @@
 //! `t = lambda * result + (1 - lambda) * sigmoid(K * score)`, over both halves of every
 //! weight (`optim.rs`). The last `--holdout` of the file (later games) is kept out of
 //! training: its loss is reported every epoch, and the weights of the epoch where it was
-//! lowest are the result. Progress goes to stderr; the rounded weights go to `--out`.
+//! lowest are the result; `K` is fitted on the training positions only. `--l2` pulls
+//! every weight towards its hand-set value (`l2 * (w - start)^2` per weight half), which
+//! keeps rarely seen features from wandering on noise. Progress goes to stderr; the rounded
+//! weights go to `--out`.
 //!
 //! Schedule: one Adam step per `--batch` positions, each moving a weight by about `--lr`
 //! centipawns at most, the rate multiplied by `--decay` after every epoch. The defaults give
@@ -38,7 +41,7 @@ use crate::cli::{CliError, Flags};
 use crate::eval::{name, to_source, NUM_PARAMS, S, WEIGHTS};
 
 use data::{BadLine, Dataset};
-use optim::{fit_k, train, Problem, TrainConfig};
+use optim::{fit_k, train, training_count, Problem, TrainConfig};
 
 /// Where the tuned weights go by default.
 pub const DEFAULT_OUT: &str = "src/eval/params.rs";
@@ -136,6 +139,7 @@ impl Options {
                 "--k",
                 "--seed",
                 "--holdout",
+                "--l2",
             ],
             &[],
         )?;
@@ -162,6 +166,7 @@ impl Options {
                 decay: flags.get("--decay", "a number")?.unwrap_or(defaults.decay),
                 seed: flags.get("--seed", "a number")?.unwrap_or(defaults.seed),
                 threads: flags.get("--threads", "a count")?.unwrap_or(all_cores),
+                l2: flags.get("--l2", "a number")?.unwrap_or(defaults.l2),
             },
         };
         options.check()?;
@@ -190,6 +195,9 @@ impl Options {
         if !(t.decay > 0.0 && t.decay <= 1.0) {
             return invalid("--decay must be in (0, 1]");
         }
+        if !(t.l2 >= 0.0 && t.l2.is_finite()) {
+            return invalid("--l2 must be 0 or more");
+        }
         Ok(())
     }
 }
@@ -214,11 +222,15 @@ pub fn main(args: &[String]) -> Result<(), TuneError> {
     );
 
     let defaults = model::to_float(&WEIGHTS);
+    let training = training_count(data.len(), options.holdout);
+    if training == 0 {
+        return Err(TuneError::NoPositions(options.data));
+    }
     let k = match options.k {
         Some(k) => k,
         None => {
             let started = Instant::now();
-            let pairs = Problem::eval_result_pairs(&data, &defaults);
+            let pairs = Problem::eval_result_pairs(&data, &defaults, training);
             let k = fit_k(&pairs, threads);
             eprintln!(
                 "tune: fitted K = {k:.6} per centipawn in {:.2} s",
@@ -228,12 +240,10 @@ pub fn main(args: &[String]) -> Result<(), TuneError> {
         }
     };
     let problem = Problem::new(&data, k, options.lambda).hold_out(options.holdout);
-    if problem.training_len() == 0 {
-        return Err(TuneError::NoPositions(options.data));
-    }
     eprintln!(
-        "tune: K = {k:.6}, lambda = {}, {} positions train, {} held out",
+        "tune: K = {k:.6}, lambda = {}, l2 = {}, {} positions train, {} held out",
         options.lambda,
+        options.train.l2,
         problem.training_len(),
         problem.held_out_len()
     );

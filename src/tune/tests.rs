@@ -252,7 +252,7 @@ fn fit_k_recovers_the_labelling_scale() {
         let coeffs = coefficients(board);
         data.push(&coeffs, 0.0, 0.5).unwrap();
     }
-    let soft: Vec<(f64, f64)> = Problem::eval_result_pairs(&data, &defaults)
+    let soft: Vec<(f64, f64)> = Problem::eval_result_pairs(&data, &defaults, data.len())
         .into_iter()
         .map(|(e, _)| (e, sigmoid(k0, e)))
         .collect();
@@ -300,6 +300,7 @@ fn tuning_recovers_changed_weights() {
         decay: 0.95,
         seed: 9,
         threads: 2,
+        l2: 0.0,
     };
     let before = problem.loss(&start, 2);
     let mut last = f64::NAN;
@@ -397,6 +398,45 @@ fn held_out_positions_pick_the_epoch_and_stay_out_of_training() {
         losses.push(r.loss)
     });
     assert_eq!(losses, reports.iter().map(|r| r.loss).collect::<Vec<_>>());
+}
+
+#[test]
+fn l2_pull_holds_weights_towards_their_start() {
+    let boards = playout_boards(800, 4);
+    let k = 0.006;
+    let knight = idx::MATERIAL + 1;
+    let mut truth = WEIGHTS;
+    truth[knight] += S(-60, -60);
+    let data = dataset(&boards, |c| {
+        let eval = c.white_eval(&truth);
+        (eval as f32, sigmoid(k, f64::from(eval)) as f32)
+    });
+    let problem = Problem::new(&data, k, 0.0);
+    let mut trainable = vec![false; NUM_PARAMS];
+    trainable[knight] = true;
+    let start = to_float(&WEIGHTS);
+    let moved = |l2: f64| {
+        let config = TrainConfig {
+            epochs: 40,
+            batch_size: 100,
+            learning_rate: 2.0,
+            threads: 2,
+            l2,
+            ..TrainConfig::default()
+        };
+        let tuned = train(&problem, &start, Some(&trainable), &config, |_| {});
+        start[knight][0] - tuned[knight][0]
+    };
+    let (free, held, pinned) = (moved(0.0), moved(1e-7), moved(1e-2));
+    assert!(
+        (free - 60.0).abs() < 3.0,
+        "without a pull the knight moved {free}"
+    );
+    assert!(
+        held > 5.0 && held < free - 5.0,
+        "a mild pull moved it {held}"
+    );
+    assert!(pinned.abs() < 2.0, "a strong pull moved it {pinned}");
 }
 
 #[test]
