@@ -13,6 +13,8 @@ pub mod eval;
 pub mod options;
 pub mod output;
 pub mod perft;
+#[cfg(test)]
+mod playouts;
 pub mod position;
 pub mod rng;
 pub mod search;

@@ -1,22 +1,11 @@
 //! Tests of the evaluation: colour symmetry, trace consistency, known positions, the report,
 //! the parameter layout; plus an ignored speed benchmark.
 
-use cozy_chess::{Board, BoardBuilder, Color, Move};
+use cozy_chess::{Board, BoardBuilder, Color};
 
 use super::params::{idx, TEMPO};
 use super::*;
-
-/// A tiny deterministic xorshift64 generator.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use crate::playouts::random_playouts;
 
 const PLAYOUT_FENS: [&str; 5] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -28,30 +17,12 @@ const PLAYOUT_FENS: [&str; 5] = [
 
 /// Positions from random legal playouts of up to 120 plies from each of [`PLAYOUT_FENS`].
 fn playout_positions(count: usize, seed: u64) -> Vec<Board> {
-    let mut rng = XorShift(seed);
     let starts: Vec<Board> = PLAYOUT_FENS
         .iter()
         .filter_map(|fen| Board::from_fen(fen, false).ok())
         .collect();
     assert_eq!(starts.len(), PLAYOUT_FENS.len());
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut board = starts[out.len() % starts.len()].clone();
-        for _ in 0..120 {
-            let mut moves: Vec<Move> = Vec::new();
-            board.generate_moves(|set| {
-                moves.extend(set);
-                false
-            });
-            if moves.is_empty() || out.len() >= count {
-                break;
-            }
-            let mv = moves[(rng.next() % moves.len() as u64) as usize];
-            board.play_unchecked(mv);
-            out.push(board.clone());
-        }
-    }
-    out
+    random_playouts(&starts, count, seed, 120, 0)
 }
 
 /// `board` with ranks mirrored, colours swapped, side to move, castling and e.p. flipped.

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use cozy_chess::{Board, Move};
+use cozy_chess::Board;
 
 use crate::bench_positions::BENCH_POSITIONS;
 use crate::eval::params::idx;
@@ -15,6 +15,7 @@ use super::data::{Dataset, LineError};
 use super::model::{self, sigmoid, to_float};
 use super::optim::{fit_k, train, Problem, TrainConfig};
 use super::TuneError;
+use crate::playouts::random_playouts;
 use crate::rng::SplitMix64;
 
 /// The start position and the bench positions.
@@ -31,29 +32,7 @@ fn start_boards() -> Vec<Board> {
 /// `count` varied legal positions: every position after the fourth ply of random legal
 /// playouts (at most 60 plies) from [`start_boards`].
 fn playout_boards(count: usize, seed: u64) -> Vec<Board> {
-    let starts = start_boards();
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::with_capacity(count);
-    let mut game = 0;
-    while out.len() < count {
-        let mut board = starts[game % starts.len()].clone();
-        game += 1;
-        for ply in 0..60 {
-            let mut moves: Vec<Move> = Vec::new();
-            board.generate_moves(|set| {
-                moves.extend(set);
-                false
-            });
-            if moves.is_empty() || out.len() >= count {
-                break;
-            }
-            board.play_unchecked(moves[rng.below(moves.len())]);
-            if ply >= 4 {
-                out.push(board.clone());
-            }
-        }
-    }
-    out
+    random_playouts(&start_boards(), count, seed, 60, 4)
 }
 
 /// A data set of `boards`, labelled by `label(coefficients) -> (score, result)`.
