@@ -1,6 +1,6 @@
 //! Static evaluation: a hand-crafted, tapered (middlegame/endgame) evaluation.
 //!
-//! Terms: material and PeSTO piece-square tables (`material.rs`), mobility, king-zone attacks,
+//! Terms: material and piece-square tables (tuned from PeSTO's) (`material.rs`), mobility, king-zone attacks,
 //! outposts, rook files, bishop pair (`pieces.rs`), pawn structure and passed pawns
 //! (`pawns.rs`), king shelter and king danger (`king.rs`), threats (`threats.rs`), a tempo bonus,
 //! then the phase blend and endgame scaling (`scale.rs`).

@@ -9,230 +9,230 @@
 use super::score::S;
 
 params! {
-    /// Base value of each piece: pawn, knight, bishop, rook, queen, king (PeSTO).
+    /// Base value of each piece: pawn, knight, bishop, rook, queen, king (tuned from PeSTO's).
     MATERIAL: [S; 6] = [
-        S(  82,   94), S( 337,  281), S( 365,  297), S( 477,  512), S(1025,  936), S(   0,    0),
+        S(  79,   93), S( 336,  305), S( 358,  325), S( 482,  547), S(1046,  953), S(   0,    0),
     ];
 
-    /// Pawn piece-square table (PeSTO).
+    /// Pawn piece-square table (tuned from PeSTO's).
     PST_PAWN: [S; 64] = [
         S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
-        S(  98,  178), S( 134,  173), S(  61,  158), S(  95,  134), S(  68,  147), S( 126,  132), S(  34,  165), S( -11,  187),
-        S(  -6,   94), S(   7,  100), S(  26,   85), S(  31,   67), S(  65,   56), S(  56,   53), S(  25,   82), S( -20,   84),
-        S( -14,   32), S(  13,   24), S(   6,   13), S(  21,    5), S(  23,   -2), S(  12,    4), S(  17,   17), S( -23,   17),
-        S( -27,   13), S(  -2,    9), S(  -5,   -3), S(  12,   -7), S(  17,   -7), S(   6,   -8), S(  10,    3), S( -25,   -1),
-        S( -26,    4), S(  -4,    7), S(  -4,   -6), S( -10,    1), S(   3,    0), S(   3,   -5), S(  33,   -1), S( -12,   -8),
-        S( -35,   13), S(  -1,    8), S( -20,    8), S( -23,   10), S( -15,   13), S(  24,    0), S(  38,    2), S( -22,   -7),
+        S(  92,  163), S( 136,  174), S(  66,  164), S(  97,  142), S(  69,  147), S( 123,  130), S(  33,  165), S( -12,  170),
+        S(  -5,   80), S(   3,   90), S(  27,   81), S(  27,   66), S(  57,   52), S(  50,   47), S(  26,   68), S( -17,   71),
+        S(  -7,   26), S(   7,   25), S(  -1,   12), S(  17,    1), S(  18,    1), S(   8,    9), S(  11,   12), S( -18,   15),
+        S( -11,   16), S(  -3,    8), S(   0,    2), S(   7,  -10), S(   9,   -2), S(   6,    1), S(   6,    2), S( -21,    7),
+        S( -17,   13), S(  -3,    8), S(  -6,    1), S(  -9,    9), S(  -2,    5), S(   2,    3), S(  22,   -4), S( -12,   -4),
+        S( -22,   19), S(   0,   17), S( -15,    4), S( -11,   14), S(  -8,   20), S(  20,    6), S(  37,    1), S( -19,    0),
         S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
     ];
 
-    /// Knight piece-square table (PeSTO).
+    /// Knight piece-square table (tuned from PeSTO's).
     PST_KNIGHT: [S; 64] = [
-        S(-167,  -58), S( -89,  -38), S( -34,  -13), S( -49,  -28), S(  61,  -31), S( -97,  -27), S( -15,  -63), S(-107,  -99),
-        S( -73,  -25), S( -41,   -8), S(  72,  -25), S(  36,   -2), S(  23,   -9), S(  62,  -25), S(   7,  -24), S( -17,  -52),
-        S( -47,  -24), S(  60,  -20), S(  37,   10), S(  65,    9), S(  84,   -1), S( 129,   -9), S(  73,  -19), S(  44,  -41),
-        S(  -9,  -17), S(  17,    3), S(  19,   22), S(  53,   22), S(  37,   22), S(  69,   11), S(  18,    8), S(  22,  -18),
-        S( -13,  -18), S(   4,   -6), S(  16,   16), S(  13,   25), S(  28,   16), S(  19,   17), S(  21,    4), S(  -8,  -18),
-        S( -23,  -23), S(  -9,   -3), S(  12,   -1), S(  10,   15), S(  19,   10), S(  17,   -3), S(  25,  -20), S( -16,  -22),
-        S( -29,  -42), S( -53,  -20), S( -12,  -10), S(  -3,   -5), S(  -1,   -2), S(  18,  -20), S( -14,  -23), S( -19,  -44),
-        S(-105,  -29), S( -21,  -51), S( -58,  -23), S( -33,  -15), S( -17,  -22), S( -28,  -18), S( -19,  -50), S( -23,  -64),
+        S(-166,  -59), S( -89,  -36), S( -35,  -12), S( -48,  -25), S(  62,  -28), S( -97,  -26), S( -15,  -63), S(-107,  -98),
+        S( -68,  -23), S( -37,   -5), S(  66,  -26), S(  34,   -4), S(  21,   -9), S(  60,  -24), S(   6,  -25), S( -14,  -51),
+        S( -46,  -21), S(  57,  -17), S(  36,    8), S(  59,    7), S(  83,   -1), S( 125,  -10), S(  69,  -18), S(  42,  -43),
+        S(  -6,  -14), S(  12,    2), S(  17,   15), S(  40,   18), S(  30,   19), S(  59,   10), S(  10,    9), S(  28,  -15),
+        S(  -3,  -15), S(   0,   -4), S(  14,   20), S(   9,   24), S(  26,   16), S(  16,   10), S(  22,    4), S(   0,  -14),
+        S( -19,  -20), S(  -6,   -7), S(   7,    0), S(   5,   11), S(  18,   10), S(  15,   -2), S(  22,  -18), S( -14,  -24),
+        S( -31,  -42), S( -51,  -20), S(  -9,  -12), S(   3,   -7), S(   1,   -5), S(  15,  -20), S( -11,  -21), S( -15,  -42),
+        S(-104,  -29), S( -16,  -47), S( -53,  -21), S( -28,  -14), S(  -5,  -20), S( -24,  -18), S( -15,  -48), S( -22,  -65),
     ];
 
-    /// Bishop piece-square table (PeSTO).
+    /// Bishop piece-square table (tuned from PeSTO's).
     PST_BISHOP: [S; 64] = [
-        S( -29,  -14), S(   4,  -21), S( -82,  -11), S( -37,   -8), S( -25,   -7), S( -42,   -9), S(   7,  -17), S(  -8,  -24),
-        S( -26,   -8), S(  16,   -4), S( -18,    7), S( -13,  -12), S(  30,   -3), S(  59,  -13), S(  18,   -4), S( -47,  -14),
-        S( -16,    2), S(  37,   -8), S(  43,    0), S(  40,   -1), S(  35,   -2), S(  50,    6), S(  37,    0), S(  -2,    4),
-        S(  -4,   -3), S(   5,    9), S(  19,   12), S(  50,    9), S(  37,   14), S(  37,   10), S(   7,    3), S(  -2,    2),
-        S(  -6,   -6), S(  13,    3), S(  13,   13), S(  26,   19), S(  34,    7), S(  12,   10), S(  10,   -3), S(   4,   -9),
-        S(   0,  -12), S(  15,   -3), S(  15,    8), S(  15,   10), S(  14,   13), S(  27,    3), S(  18,   -7), S(  10,  -15),
-        S(   4,  -14), S(  15,  -18), S(  16,   -7), S(   0,   -1), S(   7,    4), S(  21,   -9), S(  33,  -15), S(   1,  -27),
-        S( -33,  -23), S(  -3,   -9), S( -14,  -23), S( -21,   -5), S( -13,   -9), S( -12,  -16), S( -39,   -5), S( -21,  -17),
+        S( -30,  -12), S(   4,  -18), S( -81,   -7), S( -37,   -6), S( -25,   -5), S( -44,  -10), S(   7,  -15), S(  -9,  -23),
+        S( -23,   -8), S(  10,   -4), S( -18,    7), S( -14,  -11), S(  28,   -3), S(  56,  -12), S(  17,   -2), S( -51,  -15),
+        S( -14,    0), S(  34,   -6), S(  37,    2), S(  38,   -3), S(  34,    0), S(  53,    9), S(  37,   -2), S(   1,    4),
+        S(  -2,   -3), S(  10,    8), S(  16,   12), S(  43,    8), S(  28,   11), S(  35,   12), S(   9,    5), S(   1,    2),
+        S(  -2,   -8), S(  11,    2), S(   8,   10), S(  24,   16), S(  28,    8), S(  11,    8), S(   5,   -1), S(   4,  -13),
+        S(   1,  -11), S(  13,   -1), S(  16,   11), S(   6,   11), S(  13,   16), S(  27,    1), S(  15,   -7), S(  11,  -14),
+        S(   4,  -10), S(  16,  -16), S(  23,   -8), S(   5,   -2), S(  12,    0), S(  19,  -11), S(  34,  -18), S(   2,  -25),
+        S( -28,  -18), S(  -4,  -11), S(  -4,  -16), S( -19,   -5), S(  -8,   -7), S(  -8,  -14), S( -39,   -7), S(  -9,  -16),
     ];
 
-    /// Rook piece-square table (PeSTO).
+    /// Rook piece-square table (tuned from PeSTO's).
     PST_ROOK: [S; 64] = [
-        S(  32,   13), S(  42,   10), S(  32,   18), S(  51,   15), S(  63,   12), S(   9,   12), S(  31,    8), S(  43,    5),
-        S(  27,   11), S(  32,   13), S(  58,   13), S(  62,   11), S(  80,   -3), S(  67,    3), S(  26,    8), S(  44,    3),
-        S(  -5,    7), S(  19,    7), S(  26,    7), S(  36,    5), S(  17,    4), S(  45,   -3), S(  61,   -5), S(  16,   -3),
-        S( -24,    4), S( -11,    3), S(   7,   13), S(  26,    1), S(  24,    2), S(  35,    1), S(  -8,   -1), S( -20,    2),
-        S( -36,    3), S( -26,    5), S( -12,    8), S(  -1,    4), S(   9,   -5), S(  -7,   -6), S(   6,   -8), S( -23,  -11),
-        S( -45,   -4), S( -25,    0), S( -16,   -5), S( -17,   -1), S(   3,   -7), S(   0,  -12), S(  -5,   -8), S( -33,  -16),
-        S( -44,   -6), S( -16,   -6), S( -20,    0), S(  -9,    2), S(  -1,   -9), S(  11,   -9), S(  -6,  -11), S( -71,   -3),
-        S( -19,   -9), S( -13,    2), S(   1,    3), S(  17,   -1), S(  16,   -5), S(   7,  -13), S( -37,    4), S( -26,  -20),
+        S(  34,   15), S(  44,   13), S(  33,   17), S(  50,   11), S(  62,    8), S(  11,   16), S(  31,   11), S(  43,    9),
+        S(  26,   14), S(  31,   11), S(  53,   10), S(  60,    6), S(  75,   -7), S(  67,    1), S(  26,   11), S(  46,    4),
+        S(  -1,   16), S(  20,   12), S(  28,   11), S(  35,    7), S(  19,    5), S(  44,    1), S(  60,   -4), S(  18,    1),
+        S( -25,   12), S( -10,    7), S(   5,   14), S(  31,    4), S(  20,   -3), S(  36,    3), S(  -7,    3), S( -16,    3),
+        S( -36,    6), S( -22,    7), S( -10,    9), S(  -1,    5), S(   4,   -5), S(  -6,   -6), S(   6,   -5), S( -20,   -8),
+        S( -41,    0), S( -24,    1), S( -15,   -4), S( -16,   -2), S(  -1,   -6), S(  -5,  -11), S(  -3,   -6), S( -33,  -14),
+        S( -37,   -7), S( -13,   -7), S( -15,    0), S(  -8,   -3), S(  -6,  -11), S(   6,  -14), S(  -9,  -12), S( -69,   -1),
+        S( -17,   -8), S(  -6,   -5), S(  -4,    2), S(   8,   -7), S(  10,  -10), S(   1,  -14), S( -37,    3), S( -18,  -21),
     ];
 
-    /// Queen piece-square table (PeSTO).
+    /// Queen piece-square table (tuned from PeSTO's).
     PST_QUEEN: [S; 64] = [
-        S( -28,   -9), S(   0,   22), S(  29,   22), S(  12,   27), S(  59,   27), S(  44,   19), S(  43,   10), S(  45,   20),
-        S( -24,  -17), S( -39,   20), S(  -5,   32), S(   1,   41), S( -16,   58), S(  57,   25), S(  28,   30), S(  54,    0),
-        S( -13,  -20), S( -17,    6), S(   7,    9), S(   8,   49), S(  29,   47), S(  56,   35), S(  47,   19), S(  57,    9),
-        S( -27,    3), S( -27,   22), S( -16,   24), S( -16,   45), S(  -1,   57), S(  17,   40), S(  -2,   57), S(   1,   36),
-        S(  -9,  -18), S( -26,   28), S(  -9,   19), S( -10,   47), S(  -2,   31), S(  -4,   34), S(   3,   39), S(  -3,   23),
-        S( -14,  -16), S(   2,  -27), S( -11,   15), S(  -2,    6), S(  -5,    9), S(   2,   17), S(  14,   10), S(   5,    5),
-        S( -35,  -22), S(  -8,  -23), S(  11,  -30), S(   2,  -16), S(   8,  -16), S(  15,  -23), S(  -3,  -36), S(   1,  -32),
-        S(  -1,  -33), S( -18,  -28), S(  -9,  -22), S(  10,  -43), S( -15,   -5), S( -25,  -32), S( -31,  -20), S( -50,  -41),
+        S( -25,   -8), S(   0,   22), S(  30,   23), S(  12,   27), S(  58,   26), S(  45,   20), S(  43,   10), S(  45,   19),
+        S( -20,  -14), S( -36,   22), S(  -1,   35), S(   1,   42), S( -13,   60), S(  57,   26), S(  27,   31), S(  53,    0),
+        S( -11,  -19), S( -14,   10), S(   5,   12), S(   4,   48), S(  26,   46), S(  56,   33), S(  45,   18), S(  51,    8),
+        S( -24,    7), S( -25,   23), S( -13,   26), S( -13,   48), S(  -2,   56), S(  11,   38), S(  -4,   56), S(   5,   37),
+        S(  -2,  -14), S( -26,   28), S( -10,   21), S( -13,   46), S(  -5,   30), S(  -2,   36), S(   6,   38), S(  -1,   24),
+        S( -17,  -15), S(   0,  -25), S( -12,   16), S(  -6,    8), S(  -5,   10), S(   4,   15), S(  13,    9), S(   8,    5),
+        S( -34,  -22), S( -12,  -24), S(   9,  -29), S(   4,  -17), S(   8,  -19), S(  15,  -25), S(  -1,  -37), S(   2,  -32),
+        S(  -1,  -33), S( -16,  -29), S(  -6,  -24), S(   4,  -46), S(  -8,   -6), S( -28,  -35), S( -32,  -22), S( -49,  -41),
     ];
 
-    /// King piece-square table (PeSTO).
+    /// King piece-square table (tuned from PeSTO's).
     PST_KING: [S; 64] = [
-        S( -65,  -74), S(  23,  -35), S(  16,  -18), S( -15,  -18), S( -56,  -11), S( -34,   15), S(   2,    4), S(  13,  -17),
-        S(  29,  -12), S(  -1,   17), S( -20,   14), S(  -7,   17), S(  -8,   17), S(  -4,   38), S( -38,   23), S( -29,   11),
-        S(  -9,   10), S(  24,   17), S(   2,   23), S( -16,   15), S( -20,   20), S(   6,   45), S(  22,   44), S( -22,   13),
-        S( -17,   -8), S( -20,   22), S( -12,   24), S( -27,   27), S( -30,   26), S( -25,   33), S( -14,   26), S( -36,    3),
-        S( -49,  -18), S(  -1,   -4), S( -27,   21), S( -39,   24), S( -46,   27), S( -44,   23), S( -33,    9), S( -51,  -11),
-        S( -14,  -19), S( -14,   -3), S( -22,   11), S( -46,   21), S( -44,   23), S( -30,   16), S( -15,    7), S( -27,   -9),
-        S(   1,  -27), S(   7,  -11), S(  -8,    4), S( -64,   13), S( -43,   14), S( -16,    4), S(   9,   -5), S(   8,  -17),
-        S( -15,  -53), S(  36,  -34), S(  12,  -21), S( -54,  -11), S(   8,  -28), S( -28,  -14), S(  24,  -24), S(  14,  -43),
+        S( -65,  -74), S(  23,  -34), S(  16,  -16), S( -15,  -17), S( -56,   -9), S( -34,   17), S(   2,    4), S(  12,  -22),
+        S(  29,  -13), S(  -1,   17), S( -19,   16), S(  -7,   16), S(  -7,   19), S(  -4,   37), S( -38,   24), S( -30,    6),
+        S(  -8,    9), S(  25,   18), S(   2,   26), S( -16,   17), S( -21,   20), S(   6,   37), S(  21,   33), S( -24,    8),
+        S( -17,   -4), S( -20,   20), S( -13,   23), S( -27,   32), S( -30,   28), S( -27,   25), S( -16,   17), S( -36,    0),
+        S( -48,  -14), S(  -1,   -1), S( -27,   22), S( -38,   28), S( -46,   30), S( -44,   22), S( -32,    7), S( -51,  -12),
+        S( -13,  -14), S( -13,    1), S( -23,   13), S( -44,   19), S( -43,   22), S( -29,   11), S( -15,    2), S( -27,  -12),
+        S(   1,  -25), S(   4,   -7), S(  -8,    4), S( -55,   17), S( -42,   11), S( -13,    4), S(   5,   -6), S(   6,  -18),
+        S( -14,  -48), S(  31,  -29), S(  12,  -16), S( -51,   -9), S(   5,  -28), S( -31,   -9), S(  23,  -24), S(  17,  -38),
     ];
 
     /// Knight by number of safe squares attacked (not own pieces, not enemy pawn attacks).
     MOBILITY_KNIGHT: [S; 9] = [
-        S( -24,  -28), S( -10,  -12), S(  -4,   -5), S(   0,    0), S(   4,    4), S(   7,    8), S(  10,   11), S(  13,   15),
-        S(  15,   18),
+        S( -25,  -32), S( -11,  -13), S(  -1,    0), S(   1,    8), S(   3,   15), S(   9,   16), S(   9,   15), S(  14,   13),
+        S(  12,    9),
     ];
 
     /// Bishop by number of safe squares attacked.
     MOBILITY_BISHOP: [S; 14] = [
-        S( -25,  -29), S( -14,  -16), S(  -9,  -11), S(  -6,   -7), S(  -3,   -3), S(   0,    0), S(   2,    3), S(   5,    5),
-        S(   7,    8), S(   8,   10), S(  10,   12), S(  12,   14), S(  14,   16), S(  15,   18),
+        S( -22,  -29), S( -14,  -28), S( -10,  -11), S(  -3,   -7), S(   0,    3), S(   2,    9), S(   4,   10), S(   2,   15),
+        S(   3,   11), S(   3,   18), S(   6,    9), S(  10,   16), S(  13,   14), S(  15,   18),
     ];
 
     /// Rook by number of safe squares attacked.
     MOBILITY_ROOK: [S; 15] = [
-        S( -16,  -31), S(  -9,  -17), S(  -6,  -12), S(  -4,   -7), S(  -2,   -3), S(   0,    0), S(   1,    3), S(   3,    6),
-        S(   4,    8), S(   5,   11), S(   6,   13), S(   8,   15), S(   9,   17), S(  10,   19), S(  11,   21),
+        S( -20,  -32), S(  -9,  -19), S(  -4,  -15), S(   0,   -5), S(   0,    2), S(   1,    3), S(   2,   10), S(   4,   11),
+        S(   5,   14), S(   6,   14), S(   5,   20), S(   8,   20), S(   4,   20), S(  10,   21), S(  14,   13),
     ];
 
     /// Queen by number of safe squares attacked.
     MOBILITY_QUEEN: [S; 28] = [
-        S( -12,  -24), S(  -8,  -16), S(  -6,  -13), S(  -5,  -10), S(  -4,   -8), S(  -3,   -6), S(  -2,   -4), S(  -1,   -3),
-        S(  -1,   -1), S(   0,    0), S(   1,    1), S(   1,    3), S(   2,    4), S(   2,    5), S(   3,    6), S(   3,    7),
-        S(   4,    8), S(   4,    9), S(   5,   10), S(   5,   11), S(   6,   12), S(   6,   13), S(   7,   14), S(   7,   14),
-        S(   8,   15), S(   8,   16), S(   8,   17), S(   9,   18),
+        S( -10,  -24), S(  -6,  -16), S(  -5,  -14), S(  -4,  -12), S(  -5,  -14), S(  -2,   -9), S(  -2,   -3), S(  -2,   -4),
+        S(  -1,    1), S(  -1,    1), S(   0,    3), S(   2,    8), S(   4,    7), S(   4,   11), S(   6,   13), S(   7,   11),
+        S(   7,   11), S(   8,   13), S(   8,   14), S(   4,   11), S(   5,   10), S(   5,    8), S(   7,   13), S(   7,   13),
+        S(   8,   13), S(   8,   15), S(   8,   17), S(   8,   17),
     ];
 
     /// Per pawn with no own pawn on an adjacent file.
-    PAWN_ISOLATED: S = S(-6, -10);
+    PAWN_ISOLATED: S = S(-5, -11);
 
     /// Per pawn with an own pawn in front of it on its file.
-    PAWN_DOUBLED: S = S(-8, -20);
+    PAWN_DOUBLED: S = S(-16, -15);
 
     /// Per pawn that no own pawn can support and whose stop square an enemy pawn attacks.
-    PAWN_BACKWARD: S = S(-6, -6);
+    PAWN_BACKWARD: S = S(-2, -11);
 
     /// Per pawn defended by an own pawn, by relative rank.
     PAWN_SUPPORTED: [S; 8] = [
-        S(   0,    0), S(   0,    0), S(   8,    2), S(  10,    5), S(  15,   12), S(  25,   25), S(  40,   45), S(   0,    0),
+        S(   0,    0), S(   0,    0), S(  14,    6), S(  13,    5), S(  18,   14), S(  30,   21), S(  41,   41), S(   0,    0),
     ];
 
     /// Per pawn with an own pawn beside it on the same rank, by relative rank.
     PAWN_PHALANX: [S; 8] = [
-        S(   0,    0), S(   3,    0), S(   6,    2), S(   9,    5), S(  16,   12), S(  30,   25), S(  50,   45), S(   0,    0),
+        S(   0,    0), S(   4,   -2), S(   5,    2), S(   9,   10), S(  13,   26), S(  32,   31), S(  50,   46), S(   0,    0),
     ];
 
     /// Per passed pawn, by relative rank.
     PASSED_RANK: [S; 8] = [
-        S(   0,    0), S(   0,    5), S(   0,    8), S(   5,   15), S(  15,   30), S(  30,   55), S(  50,   80), S(   0,    0),
+        S(   0,    0), S(   1,   11), S(   1,   18), S(   7,   33), S(  18,   39), S(  32,   38), S(  49,   60), S(   0,    0),
     ];
 
     /// Per passed pawn with no piece on the squares in front of it, by relative rank.
     PASSED_FREE_PATH: [S; 8] = [
-        S(   0,    0), S(   0,    2), S(   0,    4), S(   0,    8), S(   2,   15), S(   5,   28), S(  10,   50), S(   0,    0),
+        S(   0,    0), S(  -1,    1), S(  -1,    3), S(   0,   15), S(   6,   17), S(   9,   25), S(  17,   51), S(   0,    0),
     ];
 
     /// Per passed pawn, times its own king's distance to the promotion square, by relative rank.
     PASSED_OWN_KING_DISTANCE: [S; 8] = [
-        S(   0,    0), S(   0,    0), S(   0,    0), S(   0,   -1), S(   0,   -3), S(   0,   -5), S(   0,   -6), S(   0,    0),
+        S(   0,    0), S(   1,    0), S(   0,   -2), S(   0,   -5), S(   3,   -7), S(   1,  -13), S(  -4,  -21), S(   0,    0),
     ];
 
     /// Per passed pawn, times the enemy king's distance to the promotion square, by relative rank.
     PASSED_ENEMY_KING_DISTANCE: [S; 8] = [
-        S(   0,    0), S(   0,    0), S(   0,    1), S(   0,    3), S(   0,    6), S(   0,   10), S(   0,   12), S(   0,    0),
+        S(   0,    0), S(  -8,    2), S(  -4,    4), S(  -1,   10), S(  -5,   18), S(  -2,   27), S(   6,   22), S(   0,    0),
     ];
 
     /// Per file around the king: nearest own pawn on or ahead of the king's rank,
     /// by rank distance from the king (0, 1, 2, 3 or more).
     SHELTER_PAWN: [S; 4] = [
-        S(  10,   -5), S(  22,   -5), S(  12,   -3), S(   2,    0),
+        S(  14,   -5), S(  15,  -10), S(  11,  -13), S(   0,  -11),
     ];
 
     /// Per file around the king: nearest enemy pawn ahead of the king,
     /// by rank distance from the king (1 or less, 2, 3, 4, 5 or more).
     SHELTER_STORM: [S; 5] = [
-        S(  -6,    0), S( -30,   -6), S( -14,   -2), S(  -5,    0), S(   0,    0),
+        S(   1,   22), S( -23,  -10), S(   1,  -12), S(   4,   -9), S(   7,  -10),
     ];
 
     /// Per file around the king with no pawns at all.
-    SHELTER_OPEN_FILE: S = S(-30, 2);
+    SHELTER_OPEN_FILE: S = S(-29, -16);
 
     /// Per file around the king with enemy pawns but no own pawn.
-    SHELTER_SEMI_OPEN_FILE: S = S(-18, 2);
+    SHELTER_SEMI_OPEN_FILE: S = S(-14, 4);
 
     /// King-danger units per enemy knight, bishop, rook, queen attacking the king zone.
     DANGER_ATTACKER: [S; 4] = [
-        S(  45,   40), S(  25,   30), S(  35,   10), S(  30,    5),
+        S(  40,   41), S(  25,   31), S(  41,   13), S(  31,    6),
     ];
 
     /// King-danger units per enemy attack on a king-zone square.
-    DANGER_ZONE_ATTACK: S = S(35, 25);
+    DANGER_ZONE_ATTACK: S = S(19, 29);
 
     /// King-danger units per attacked king-zone square defended only by the king or queen.
-    DANGER_WEAK_SQUARE: S = S(40, 35);
+    DANGER_WEAK_SQUARE: S = S(38, 38);
 
     /// King-danger units per safe checking square of an enemy knight, bishop, rook, queen.
     DANGER_SAFE_CHECK: [S; 4] = [
-        S( 110,  110), S(  60,   60), S(  90,   95), S(  90,   80),
+        S( 110,  110), S(  60,   61), S(  96,   96), S(  81,   80),
     ];
 
     /// King-danger units when the attacker has no queen.
-    DANGER_NO_QUEEN: S = S(-240, -250);
+    DANGER_NO_QUEEN: S = S(-237, -248);
 
     /// King-danger units always added (the bias of the danger sum).
-    DANGER_OFFSET: S = S(-75, -25);
+    DANGER_OFFSET: S = S(-71, -23);
 
     /// Per rook on a file with no pawns.
-    PIECE_ROOK_OPEN_FILE: S = S(30, 8);
+    PIECE_ROOK_OPEN_FILE: S = S(27, 5);
 
     /// Per rook on a file with enemy pawns but no own pawn.
-    PIECE_ROOK_SEMI_OPEN_FILE: S = S(12, 6);
+    PIECE_ROOK_SEMI_OPEN_FILE: S = S(14, 12);
 
     /// Per rook on the relative seventh rank while the enemy king is on the eighth
     /// or enemy pawns are on the seventh.
-    PIECE_ROOK_SEVENTH: S = S(8, 20);
+    PIECE_ROOK_SEVENTH: S = S(-2, 18);
 
     /// Bishops on both square colours.
-    PIECE_BISHOP_PAIR: S = S(25, 50);
+    PIECE_BISHOP_PAIR: S = S(19, 51);
 
     /// Per knight on an outpost: relative rank 4 to 6, defended by an own pawn,
     /// out of reach of every enemy pawn.
-    PIECE_KNIGHT_OUTPOST: S = S(22, 12);
+    PIECE_KNIGHT_OUTPOST: S = S(20, 12);
 
     /// Per bishop on an outpost.
-    PIECE_BISHOP_OUTPOST: S = S(12, 6);
+    PIECE_BISHOP_OUTPOST: S = S(18, 6);
 
     /// Per enemy knight, bishop, rook, queen attacked by an own pawn.
     THREAT_BY_PAWN: [S; 4] = [
-        S(  55,   25), S(  55,   25), S(  70,   30), S(  60,   20),
+        S(  63,   30), S(  58,   26), S(  66,   25), S(  54,   17),
     ];
 
     /// Per enemy pawn, knight, bishop, rook, queen attacked by an own knight or bishop
     /// (pawns and minors only when undefended).
     THREAT_BY_MINOR: [S; 5] = [
-        S(   4,   18), S(  20,   25), S(  20,   25), S(  45,   20), S(  40,   40),
+        S(  12,   26), S(  17,   23), S(  16,   21), S(  50,   20), S(  38,   38),
     ];
 
     /// Per enemy pawn, knight, bishop, rook, queen attacked by an own rook
     /// (all but the queen only when undefended).
     THREAT_BY_ROOK: [S; 5] = [
-        S(   3,   18), S(  15,   25), S(  15,   25), S(  10,   10), S(  40,   20),
+        S(  11,   34), S(  16,   25), S(  16,   23), S(   8,    9), S(  42,   21),
     ];
 
     /// Per enemy knight, bishop, rook or queen attacked and not defended.
-    THREAT_HANGING: S = S(30, 15);
+    THREAT_HANGING: S = S(15, 6);
 
     /// Bonus for the side to move.
-    TEMPO: S = S(20, 10);
+    TEMPO: S = S(19, 6);
 }
 
 // Shape constants: not additive weights, so not in the flat vector. The king-danger units are
