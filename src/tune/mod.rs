@@ -15,8 +15,8 @@
 //! weight (`optim.rs`). The last `--holdout` of the file (later games) is kept out of
 //! training: its loss is reported every epoch, and the weights of the epoch where it was
 //! lowest are the result; `K` is fitted on the training positions only. `--l2` pulls
-//! every weight towards its hand-set value (`l2 * (w - start)^2` per weight half), which
-//! keeps rarely seen features from wandering on noise. Progress goes to stderr; the rounded
+//! every weight towards its starting value, the compiled `params.rs` (`l2 * (w - start)^2`
+//! per weight half), which keeps rarely seen features from wandering on noise. Progress goes to stderr; the rounded
 //! weights go to `--out`.
 //!
 //! Schedule: one Adam step per `--batch` positions, each moving a weight by about `--lr`
