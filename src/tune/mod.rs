@@ -16,8 +16,8 @@
 //! training: its loss is reported every epoch, and the weights of the epoch where it was
 //! lowest are the result; `K` is fitted on the training positions only. `--l2` pulls
 //! every weight towards its starting value, the compiled `params.rs` (`l2 * (w - start)^2`
-//! per weight half), which keeps rarely seen features from wandering on noise. Progress goes to stderr; the rounded
-//! weights go to `--out`.
+//! per weight half), which keeps rarely seen features from wandering on noise. Progress
+//! goes to stderr; the rounded weights go to `--out`.
 //!
 //! Schedule: one Adam step per `--batch` positions, each moving a weight by about `--lr`
 //! centipawns at most, the rate multiplied by `--decay` after every epoch. The defaults give
@@ -209,7 +209,9 @@ pub fn main(args: &[String]) -> Result<(), TuneError> {
 
     let started = Instant::now();
     let data = Dataset::load(&options.data, threads)?;
-    if data.is_empty() {
+    // Also refuses an empty file: no positions means none to train on.
+    let training = training_count(data.len(), options.holdout);
+    if training == 0 {
         return Err(TuneError::NoPositions(options.data));
     }
     eprintln!(
@@ -222,10 +224,6 @@ pub fn main(args: &[String]) -> Result<(), TuneError> {
     );
 
     let defaults = model::to_float(&WEIGHTS);
-    let training = training_count(data.len(), options.holdout);
-    if training == 0 {
-        return Err(TuneError::NoPositions(options.data));
-    }
     let k = match options.k {
         Some(k) => k,
         None => {
