@@ -1,11 +1,24 @@
 //! The engine facade: owns the position, the options, the hash table and the search
 //! thread, and carries out each parsed command. The input loop only parses and calls
 //! [`Engine::execute`]; nothing here reads stdin.
+//!
+//! # Commands that wait their turn
+//!
+//! Commands are carried out in the order they arrive, as if each waited for the one
+//! before it. A command that needs the engine idle (`go`, `ucinewgame`, `bench`,
+//! `perft`, a change of `Hash` or `Clear Hash`) and arrives while a search is running
+//! waits in a queue until that search has printed its `bestmove`, and so does every
+//! command after it. `isready`, `stop`, `ponderhit` and `quit` never wait: `isready` is
+//! answered at once, `stop` ends the running search (and the queue goes on), `quit`
+//! drops the queue. So `go depth 8` followed at once by `position ...` and `go depth 8`
+//! gives two answers, for the two positions.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use cozy_chess::Color;
+use crossbeam_channel::Receiver;
 use protocol::{Command, GoParams, OptionSpec, Response};
 
 use crate::book::Book;
@@ -34,6 +47,9 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     search_thread: SearchThread,
     active: Option<ActiveSearch>,
+    /// Commands that arrived while a search was running and wait for it to end, with
+    /// the time each arrived (a `go`'s clock starts then).
+    waiting: VecDeque<(Command, Instant)>,
     debug: bool,
     /// The Polyglot book named by `BookFile`, if one is loaded.
     book: Option<Book>,
@@ -52,18 +68,58 @@ impl Engine {
             game: Game::default(),
             options,
             active: None,
+            waiting: VecDeque::new(),
             debug: false,
             book: None,
             rng: SplitMix64::new(clock_seed()),
         })
     }
 
-    /// Carries out one command. Rejected commands print `info string error: ...` and
-    /// change nothing.
+    /// Carries out one command now, or queues it behind the running search (see the
+    /// module doc). Rejected commands print `info string error: ...` and change nothing.
     pub fn execute(&mut self, command: Command) -> Flow {
         if self.debug {
             log::debug!("command: {command:?}");
         }
+        let received = Instant::now();
+        let jumps_queue = matches!(
+            command,
+            Command::IsReady | Command::Stop | Command::PonderHit | Command::Quit
+        );
+        if !jumps_queue
+            && (!self.waiting.is_empty() || (needs_idle(&command) && self.running().is_some()))
+        {
+            self.waiting.push_back((command, received));
+            return Flow::Continue;
+        }
+        let flow = self.carry_out(command, received);
+        self.run_waiting();
+        flow
+    }
+
+    /// The channel that tells the end of the running search, while commands wait for
+    /// it; the input loop listens to it besides stdin.
+    pub fn search_end(&self) -> Option<&Receiver<()>> {
+        if self.waiting.is_empty() {
+            return None;
+        }
+        self.active.as_ref().map(ActiveSearch::end)
+    }
+
+    /// Carries out the waiting commands, in order, as far as the engine allows: up to one
+    /// that needs the engine idle while a search is running.
+    pub fn run_waiting(&mut self) {
+        while let Some((command, _)) = self.waiting.front() {
+            if needs_idle(command) && self.running().is_some() {
+                return;
+            }
+            if let Some((command, received)) = self.waiting.pop_front() {
+                self.carry_out(command, received);
+            }
+        }
+    }
+
+    fn carry_out(&mut self, command: Command, received: Instant) -> Flow {
         match command {
             Command::Uci => self.identify(),
             Command::Debug(on) => self.debug = on,
@@ -77,7 +133,7 @@ impl Engine {
                     Err(error) => self.out.error(&error.to_string()),
                 }
             }
-            Command::Go(params) => self.go(params, Instant::now()),
+            Command::Go(params) => self.go(params, received),
             Command::Stop => self.stop(),
             Command::PonderHit => {
                 if let Some(active) = self.running() {
@@ -85,6 +141,7 @@ impl Engine {
                 }
             }
             Command::Quit => {
+                self.waiting.clear();
                 self.stop();
                 return Flow::Quit;
             }
@@ -92,16 +149,8 @@ impl Engine {
                 .out
                 .line(&display::board(&self.game.board, self.options.chess960)),
             Command::Eval => self.out.line(&eval::report(&self.game.board)),
-            Command::Bench { depth } => {
-                if self.refuse_while_searching("bench") {
-                    return Flow::Continue;
-                }
-                bench::run(depth, &self.out);
-            }
+            Command::Bench { depth } => bench::run(depth, &self.out),
             Command::Perft { depth } => {
-                if self.refuse_while_searching("perft") {
-                    return Flow::Continue;
-                }
                 if depth > perft::MAX_DEPTH {
                     self.out.error(&format!(
                         "perft depth {depth} is beyond the maximum of {}",
@@ -123,14 +172,21 @@ impl Engine {
 
     /// End of input: a search for a fixed amount of work (depth, nodes, mate, movetime)
     /// may finish, so that `printf 'go depth 12\n' | cutoff` prints its result; any
-    /// other search (a clock, `infinite`, `ponder`) is stopped at once.
+    /// other search (a clock, `infinite`, `ponder`) is stopped at once. Then the next
+    /// waiting command runs, the same way, until none is left.
     pub fn finish(&mut self) {
-        if let Some(active) = self.running() {
-            if active.is_fixed_work() {
-                active.wait();
+        loop {
+            if let Some(active) = self.running() {
+                if active.is_fixed_work() {
+                    active.wait();
+                }
+            }
+            self.stop();
+            self.run_waiting();
+            if self.waiting.is_empty() && self.active.is_none() {
+                return;
             }
         }
-        self.stop();
     }
 
     fn identify(&self) {
@@ -150,13 +206,6 @@ impl Engine {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let touches_hash = matches!(
-            name.trim().to_ascii_lowercase().as_str(),
-            "hash" | "clear hash"
-        );
-        if touches_hash && self.refuse_while_searching(&format!("setoption {name}")) {
-            return;
-        }
         match self.options.set(name, value) {
             Ok(Change::Stored) => {}
             Ok(Change::ResizeHash) => {
@@ -190,9 +239,6 @@ impl Engine {
     }
 
     fn new_game(&mut self) {
-        if self.refuse_while_searching("ucinewgame") {
-            return;
-        }
         self.tt.clear();
     }
 
@@ -204,16 +250,6 @@ impl Engine {
         self.active.as_mut()
     }
 
-    fn refuse_while_searching(&mut self, what: &str) -> bool {
-        let busy = self.running().is_some();
-        if busy {
-            self.out.error(&format!(
-                "{what} refused: a search is running; send stop first"
-            ));
-        }
-        busy
-    }
-
     fn stop(&mut self) {
         if let Some(active) = self.running() {
             active.signal(Signal::Stop);
@@ -223,9 +259,6 @@ impl Engine {
     }
 
     fn go(&mut self, params: GoParams, started: Instant) {
-        if self.refuse_while_searching("go") {
-            return;
-        }
         let limits = match self.limits(&params) {
             Ok(limits) => limits,
             Err(error) => {
@@ -321,6 +354,22 @@ impl Engine {
             limits.infinite = true;
         }
         Ok(limits)
+    }
+}
+
+/// Whether a command must wait for the running search to end: it starts a search or
+/// runs one of its own (`bench`, `perft`), or it clears or replaces the hash table the
+/// search is using.
+fn needs_idle(command: &Command) -> bool {
+    match command {
+        Command::Go(_) | Command::Bench { .. } | Command::Perft { .. } | Command::UciNewGame => {
+            true
+        }
+        Command::SetOption { name, .. } => matches!(
+            name.trim().to_ascii_lowercase().as_str(),
+            "hash" | "clear hash"
+        ),
+        _ => false,
     }
 }
 

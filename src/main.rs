@@ -27,7 +27,11 @@ fn main() -> ExitCode {
         }
     };
     if args.is_empty() {
-        uci::run(&mut engine, std::io::stdin().lock());
+        let input = std::io::BufReader::new(std::io::stdin());
+        if let Err(error) = uci::run(&mut engine, input) {
+            eprintln!("cutoff: cannot start the input thread: {error}");
+            return ExitCode::FAILURE;
+        }
     } else {
         uci::execute_line(&mut engine, &args.join(" "));
         engine.finish();

@@ -593,30 +593,115 @@ fn go_ponder_then_stop_gives_exactly_one_bestmove() {
 }
 
 #[test]
-fn go_while_searching_is_refused_and_the_search_goes_on() {
+fn go_while_searching_waits_for_the_search_to_end() {
     let mut engine = start();
     engine.send("position startpos");
     engine.send("go infinite");
     wait_for_search_info(&mut engine);
     engine.send("go depth 1");
     let lines = engine.sync();
-    let errors = lines.iter().filter(|l| is_error(l)).count();
-    if errors != 1 {
-        engine.fail(&format!(
-            "expected one error for the second go, got {errors}"
-        ));
+    if let Some(error) = lines.iter().find(|l| is_error(l)) {
+        engine.fail(&format!("the waiting go was refused: {error}"));
     }
-    assert_no_bestmove(&engine, &lines, "after the refused go");
-    // Neither the refused `go depth 1` nor anything else ends the infinite search.
+    assert_no_bestmove(&engine, &lines, "after the second go");
+    // The waiting `go depth 1` neither ends the infinite search nor starts before it.
     thread::sleep(Duration::from_millis(300));
     let lines = engine.sync();
     assert_no_bestmove(&engine, &lines, "before stop");
     engine.send("stop");
-    let lines = engine.read_until_bestmove(TIMEOUT);
-    let best = single_bestmove(&engine, &lines);
+    // `stop` answers the infinite search; then the waiting `go depth 1` runs.
+    let first = engine.read_until_bestmove(TIMEOUT);
+    let first = single_bestmove(&engine, &first);
+    let second = engine.read_until_bestmove(TIMEOUT);
+    let second = single_bestmove(&engine, &second);
     let after = engine.sync();
-    assert_no_bestmove(&engine, &after, "after the bestmove that answered stop");
-    assert_legal_bestmove(&mut engine, "position startpos", &best);
+    assert_no_bestmove(&engine, &after, "after the two bestmoves");
+    assert_legal_bestmove(&mut engine, "position startpos", &first);
+    assert_legal_bestmove(&mut engine, "position startpos", &second);
+}
+
+/// A script may send its commands without reading the answers: each `go` is answered
+/// for the position set before it, in order, whatever the timing.
+#[test]
+fn commands_sent_ahead_run_in_order() {
+    let mut engine = start();
+    // One write, so that the second `go` (and the commands after it) surely arrive
+    // while the first search is running.
+    engine.send(&format!(
+        "position startpos\ngo depth 6\n{AFTER_E4}\ngo depth 6\nucinewgame\n\
+         setoption name Hash value 2\nposition fen {TINY}\ngo depth 1"
+    ));
+    let mut answers = Vec::new();
+    for _ in 0..3 {
+        let lines = engine.read_until_bestmove(TIMEOUT);
+        if let Some(error) = lines.iter().find(|l| is_error(l)) {
+            engine.fail(&format!("a command sent ahead was refused: {error}"));
+        }
+        answers.push(single_bestmove(&engine, &lines));
+    }
+    let after = engine.sync();
+    assert_no_bestmove(&engine, &after, "after the three bestmoves");
+    // White's moves from the start and Black's replies to e4 share no move, nor do
+    // they share one with the lone king's moves from a1: each answer belongs to its
+    // own position.
+    assert_legal_bestmove(&mut engine, "position startpos", &answers[0]);
+    assert_legal_bestmove(&mut engine, AFTER_E4, &answers[1]);
+    assert_legal_bestmove(&mut engine, &format!("position fen {TINY}"), &answers[2]);
+}
+
+/// `quit` does not wait: it ends the running search and drops the waiting commands.
+#[test]
+fn quit_drops_the_waiting_commands() {
+    let mut engine = start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    wait_for_search_info(&mut engine);
+    engine.send("go infinite\ngo depth 1\nquit");
+    let rest = engine.read_to_end(TIMEOUT);
+    let bestmoves = rest.iter().filter(|l| l.starts_with("bestmove")).count();
+    if bestmoves != 1 {
+        engine.fail(&format!(
+            "expected one bestmove (the running search's), got {bestmoves}"
+        ));
+    }
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() {
+        engine.fail(&format!("exit status {status}"));
+    }
+}
+
+/// At end of input the waiting commands still run: a fixed-work `go` finishes.
+#[test]
+fn waiting_commands_run_at_end_of_input() {
+    let mut engine = start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    wait_for_search_info(&mut engine);
+    engine.send(&format!("{AFTER_E4}\ngo depth 3"));
+    engine.close_stdin();
+    let rest = engine.read_to_end(TIMEOUT);
+    let bestmoves: Vec<usize> = (0..rest.len())
+        .filter(|&i| rest[i].starts_with("bestmove"))
+        .collect();
+    let [first, second] = bestmoves[..] else {
+        engine.fail(&format!("expected two bestmoves, got {}", bestmoves.len()))
+    };
+    let second_search = &rest[first + 1..second];
+    if !second_search
+        .iter()
+        .any(|l| is_search_info(l) && l.contains(" depth 3 "))
+    {
+        engine.fail("the waiting `go depth 3` did not reach depth 3");
+    }
+    // The second answer is Black's, after e4: a move from rank 7 or 8.
+    let best = parse_bestmove(&rest[second]).map(|(best, _)| best);
+    if !best.is_some_and(|mv| matches!(mv.as_bytes().get(1), Some(b'7' | b'8'))) {
+        engine.fail(&format!("`{}` is not a reply to e4", rest[second]));
+    }
+    let status = engine.wait_exit(TIMEOUT);
+    if !status.success() {
+        engine.fail(&format!("exit status {status}"));
+    }
 }
 
 #[test]

@@ -57,6 +57,13 @@ impl ActiveSearch {
         }
     }
 
+    /// The channel on which the search tells its end: one message just before its
+    /// `bestmove` is printed (then the channel closes). Waiting on it with a
+    /// `crossbeam_channel::Select` must not take the message: [`Self::is_finished`] does.
+    pub fn end(&self) -> &Receiver<()> {
+        &self.done
+    }
+
     /// Whether the search asked for a fixed amount of work (depth, nodes, mate,
     /// movetime; not a clock, not pondering).
     pub fn is_fixed_work(&self) -> bool {
