@@ -209,7 +209,15 @@ impl Engine {
         match self.options.set(name, value) {
             Ok(Change::Stored) => {}
             Ok(Change::ResizeHash) => {
-                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+                let requested = self.options.hash_mb;
+                self.tt = Arc::new(TranspositionTable::new(requested));
+                // A GUI shows `info string` lines, not stderr: say when memory ran short.
+                let allocated = self.tt.megabytes();
+                if allocated < requested {
+                    self.out.info_string(&format!(
+                        "not enough memory for a {requested} MiB hash table; using {allocated} MiB"
+                    ));
+                }
             }
             Ok(Change::ClearHash) => self.tt.clear(),
             Ok(Change::OpenBook(path)) => self.open_book(path),

@@ -61,8 +61,24 @@ impl EngineProcess {
     /// Starts the engine with command-line arguments (one-shot command mode when
     /// `args` is not empty).
     pub fn start_with_args(args: &[&str]) -> EngineProcess {
-        let mut child = Command::new(binary())
-            .args(args)
+        let mut command = Command::new(binary());
+        command.args(args);
+        EngineProcess::spawn(command, format!("$ cutoff {}", args.join(" ")))
+    }
+
+    /// Starts the engine in UCI mode with its address space limited to `kib` KiB
+    /// (`ulimit -v`), so that large allocations fail as they would on a small machine.
+    pub fn start_with_memory_limit(kib: u64) -> EngineProcess {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("ulimit -v {kib} && exec \"$0\""))
+            .arg(binary());
+        EngineProcess::spawn(command, format!("$ ulimit -v {kib}; cutoff"))
+    }
+
+    fn spawn(mut command: Command, description: String) -> EngineProcess {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -114,7 +130,7 @@ impl EngineProcess {
             lines,
             reader: Some(reader),
             stderr,
-            transcript: vec![format!("$ cutoff {}", args.join(" "))],
+            transcript: vec![description],
             eof: false,
             exit: None,
         }
