@@ -9,9 +9,11 @@
 //! `perft`, a change of `Hash` or `Clear Hash`) and arrives while a search is running
 //! waits in a queue until that search has printed its `bestmove`, and so does every
 //! command after it. `isready`, `stop`, `ponderhit` and `quit` never wait: `isready` is
-//! answered at once, `stop` ends the running search (and the queue goes on), `quit`
-//! drops the queue. So `go depth 8` followed at once by `position ...` and `go depth 8`
-//! gives two answers, for the two positions.
+//! answered at once; `stop` ends the running search and every search waiting behind it
+//! (each still answers with one `bestmove`, at once, and the other waiting commands run
+//! in order), so that no `go infinite` in the queue is left without a `stop` to end it;
+//! `quit` drops the queue. So `go depth 8` followed at once by `position ...` and
+//! `go depth 8` gives two answers, for the two positions.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -134,7 +136,7 @@ impl Engine {
                 }
             }
             Command::Go(params) => self.go(params, received),
-            Command::Stop => self.stop(),
+            Command::Stop => self.run_out_waiting(false),
             Command::PonderHit => {
                 if let Some(active) = self.running() {
                     active.signal(Signal::PonderHit);
@@ -172,18 +174,25 @@ impl Engine {
 
     /// End of input: a search for a fixed amount of work (depth, nodes, mate, movetime)
     /// may finish, so that `printf 'go depth 12\n' | cutoff` prints its result; any
-    /// other search (a clock, `infinite`, `ponder`) is stopped at once. Then the next
-    /// waiting command runs, the same way, until none is left.
+    /// other search (a clock, `infinite`, `ponder`) is stopped at once. The waiting
+    /// commands then run the same way, until none is left.
     pub fn finish(&mut self) {
+        self.run_out_waiting(true);
+    }
+
+    /// Ends the running search and runs every waiting command, stopping each search
+    /// they start as soon as it has begun, except, with `finish_fixed_work`, one for a
+    /// fixed amount of work, which is allowed to end by itself.
+    fn run_out_waiting(&mut self, finish_fixed_work: bool) {
         loop {
             if let Some(active) = self.running() {
-                if active.is_fixed_work() {
+                if finish_fixed_work && active.is_fixed_work() {
                     active.wait();
                 }
             }
             self.stop();
             self.run_waiting();
-            if self.waiting.is_empty() && self.active.is_none() {
+            if self.active.is_none() {
                 return;
             }
         }

@@ -629,7 +629,7 @@ fn go_while_searching_waits_for_the_search_to_end() {
     let lines = engine.sync();
     assert_no_bestmove(&engine, &lines, "before stop");
     engine.send("stop");
-    // `stop` answers the infinite search; then the waiting `go depth 1` runs.
+    // `stop` answers the infinite search, then the waiting `go depth 1`.
     let first = engine.read_until_bestmove(TIMEOUT);
     let first = single_bestmove(&engine, &first);
     let second = engine.read_until_bestmove(TIMEOUT);
@@ -667,6 +667,30 @@ fn commands_sent_ahead_run_in_order() {
     assert_legal_bestmove(&mut engine, "position startpos", &answers[0]);
     assert_legal_bestmove(&mut engine, AFTER_E4, &answers[1]);
     assert_legal_bestmove(&mut engine, &format!("position fen {TINY}"), &answers[2]);
+}
+
+/// `stop` ends every search asked for so far: waiting `go infinite` and `go ponder`
+/// searches are not left running with no `stop` to come.
+#[test]
+fn stop_answers_every_waiting_search() {
+    let mut engine = start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    wait_for_search_info(&mut engine);
+    engine.send(&format!(
+        "go infinite\n{AFTER_E4}\ngo ponder\ngo depth 30\nstop"
+    ));
+    let mut answers = Vec::new();
+    for _ in 0..4 {
+        let lines = engine.read_until_bestmove(TIMEOUT);
+        answers.push(single_bestmove(&engine, &lines));
+    }
+    let after = engine.sync();
+    assert_no_bestmove(&engine, &after, "after the four bestmoves");
+    assert_legal_bestmove(&mut engine, "position startpos", &answers[0]);
+    assert_legal_bestmove(&mut engine, "position startpos", &answers[1]);
+    assert_legal_bestmove(&mut engine, AFTER_E4, &answers[2]);
+    assert_legal_bestmove(&mut engine, AFTER_E4, &answers[3]);
 }
 
 /// `quit` does not wait: it ends the running search and drops the waiting commands.

@@ -1,0 +1,120 @@
+//! Random streams of valid UCI commands, sent in one write without waiting for any
+//! answer, as a script or a hasty GUI might: searches start while others run, `stop`,
+//! `ponderhit` and `isready` arrive at any moment. Whatever the order and timing, every
+//! `go` must be answered by exactly one `bestmove`, in order, legal in the position set
+//! before that `go`, with no error and no hang.
+
+mod common;
+
+use std::cell::Cell;
+
+use common::{is_error, parse_bestmove, EngineProcess, TIMEOUT};
+use cutoff::rng::SplitMix64;
+
+const POSITIONS: [&str; 4] = [
+    "position startpos",
+    "position startpos moves e2e4 e7e5 g1f3",
+    "position fen 7k/8/8/8/8/8/8/K7 w - - 0 1",
+    "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+];
+
+const GOS: [&str; 8] = [
+    "go depth 1",
+    "go depth 4",
+    "go nodes 500",
+    "go movetime 10",
+    "go wtime 300 btime 300 winc 10 binc 10",
+    "go mate 1",
+    "go infinite",
+    "go ponder",
+];
+
+const OTHERS: [&str; 9] = [
+    "stop",
+    "isready",
+    "ponderhit",
+    "ucinewgame",
+    "setoption name Hash value 2",
+    "setoption name MultiPV value 2",
+    "setoption name MultiPV value 1",
+    "d",
+    "perft 2",
+];
+
+/// Commands per stream, besides the first position and the closing `stop`.
+const STREAM_LENGTH: usize = 30;
+const STREAMS: u64 = 24;
+
+#[test]
+fn random_command_streams_answer_every_go_once_for_its_position() {
+    for seed in 0..STREAMS {
+        let mut rng = SplitMix64::new(seed);
+        let mut position = POSITIONS[0];
+        let mut script = vec![position];
+        // The position each `go` searches, in the order of the `go`s.
+        let mut searched = Vec::new();
+        for _ in 0..STREAM_LENGTH {
+            let line = match rng.below(10) {
+                0..=1 => {
+                    position = POSITIONS[rng.below(POSITIONS.len())];
+                    position
+                }
+                2..=4 => {
+                    searched.push(position);
+                    GOS[rng.below(GOS.len())]
+                }
+                _ => OTHERS[rng.below(OTHERS.len())],
+            };
+            script.push(line);
+        }
+        // `stop` ends whatever still runs or waits; the `isready` after it is the last
+        // line the engine prints.
+        script.extend(["stop", "isready"]);
+        let readies = script.iter().filter(|&&line| line == "isready").count();
+
+        let mut engine = EngineProcess::start();
+        engine.send(&script.join("\n"));
+        let seen = Cell::new(0);
+        let lines = engine.read_until(
+            |line| {
+                if line == "readyok" {
+                    seen.set(seen.get() + 1);
+                }
+                seen.get() == readies
+            },
+            TIMEOUT,
+        );
+        if let Some(error) = lines.iter().find(|l| is_error(l)) {
+            engine.fail(&format!(
+                "stream {seed}: a valid command was refused: {error}"
+            ));
+        }
+        let answers: Vec<String> = lines
+            .iter()
+            .filter_map(|l| parse_bestmove(l))
+            .map(|(best, _)| best)
+            .collect();
+        if answers.len() != searched.len() {
+            engine.fail(&format!(
+                "stream {seed}: {} go commands, {} bestmoves",
+                searched.len(),
+                answers.len()
+            ));
+        }
+        for (index, (best, position)) in answers.iter().zip(&searched).enumerate() {
+            engine.send(position);
+            let legal = engine.legal_moves();
+            if !legal.contains(best) {
+                engine.fail(&format!(
+                    "stream {seed}: bestmove {best} of go number {index} is not legal \
+                     after `{position}`"
+                ));
+            }
+        }
+        engine.send("quit");
+        let status = engine.wait_exit(TIMEOUT);
+        if !status.success() {
+            engine.fail(&format!("stream {seed}: exit status {status}"));
+        }
+    }
+}
