@@ -112,9 +112,6 @@ fn random_command_streams_answer_every_go_once_for_its_position() {
             }
         }
         engine.send("quit");
-        let status = engine.wait_exit(TIMEOUT);
-        if !status.success() {
-            engine.fail(&format!("stream {seed}: exit status {status}"));
-        }
+        engine.expect_exit_status_0();
     }
 }

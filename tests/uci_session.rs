@@ -708,10 +708,7 @@ fn quit_drops_the_waiting_commands() {
             "expected one bestmove (the running search's), got {bestmoves}"
         ));
     }
-    let status = engine.wait_exit(TIMEOUT);
-    if !status.success() {
-        engine.fail(&format!("exit status {status}"));
-    }
+    engine.expect_exit_status_0();
 }
 
 /// At end of input the waiting commands still run: a fixed-work `go` finishes.
@@ -742,10 +739,7 @@ fn waiting_commands_run_at_end_of_input() {
     if !best.is_some_and(|mv| matches!(mv.as_bytes().get(1), Some(b'7' | b'8'))) {
         engine.fail(&format!("`{}` is not a reply to e4", rest[second]));
     }
-    let status = engine.wait_exit(TIMEOUT);
-    if !status.success() {
-        engine.fail(&format!("exit status {status}"));
-    }
+    engine.expect_exit_status_0();
 }
 
 #[test]
@@ -796,10 +790,7 @@ fn end_of_input_during_go_infinite_exits_with_status_0() {
     wait_for_search_info(&mut engine);
     engine.close_stdin();
     let rest = engine.read_to_end(TIMEOUT);
-    let status = engine.wait_exit(TIMEOUT);
-    if !status.success() {
-        engine.fail(&format!("expected exit status 0, got {status}"));
-    }
+    engine.expect_exit_status_0();
     let bestmoves = rest.iter().filter(|l| l.starts_with("bestmove")).count();
     if bestmoves > 1 {
         engine.fail("more than one bestmove for one go");
@@ -816,10 +807,7 @@ fn end_of_input_during_a_clock_search_exits_with_status_0() {
     wait_for_search_info(&mut engine);
     engine.close_stdin();
     let rest = engine.read_to_end(TIMEOUT);
-    let status = engine.wait_exit(TIMEOUT);
-    if !status.success() {
-        engine.fail(&format!("expected exit status 0, got {status}"));
-    }
+    engine.expect_exit_status_0();
     let bestmoves = rest.iter().filter(|l| l.starts_with("bestmove")).count();
     if bestmoves != 1 {
         engine.fail(&format!("expected one bestmove, got {bestmoves}"));
@@ -834,10 +822,7 @@ fn quit_during_a_search_exits_with_status_0() {
     wait_for_search_info(&mut engine);
     engine.send("quit");
     let rest = engine.read_to_end(TIMEOUT);
-    let status = engine.wait_exit(TIMEOUT);
-    if !status.success() {
-        engine.fail(&format!("expected exit status 0, got {status}"));
-    }
+    engine.expect_exit_status_0();
     let bestmoves = rest.iter().filter(|l| l.starts_with("bestmove")).count();
     if bestmoves > 1 {
         engine.fail("more than one bestmove for one go");
@@ -851,10 +836,7 @@ fn quit_while_pondering_exits_with_status_0() {
     engine.send("go ponder wtime 1000 btime 1000");
     engine.send("quit");
     engine.read_to_end(TIMEOUT);
-    let status = engine.wait_exit(TIMEOUT);
-    if !status.success() {
-        engine.fail(&format!("expected exit status 0, got {status}"));
-    }
+    engine.expect_exit_status_0();
 }
 
 #[test]
@@ -864,10 +846,7 @@ fn bounded_search_finishes_and_prints_bestmove_on_end_of_input() {
     engine.send("go depth 3");
     engine.close_stdin();
     let rest = engine.read_to_end(TIMEOUT);
-    let status = engine.wait_exit(TIMEOUT);
-    if !status.success() {
-        engine.fail(&format!("expected exit status 0, got {status}"));
-    }
+    engine.expect_exit_status_0();
     let best = single_bestmove(&engine, &rest);
     if !rest.iter().any(|l| is_search_info(l)) {
         engine.fail("the search printed no info line before its bestmove");
@@ -880,10 +859,7 @@ fn bounded_search_finishes_and_prints_bestmove_on_end_of_input() {
 fn quit_when_idle_and_end_of_input_when_idle_exit_with_status_0() {
     let mut engine = start();
     engine.send("quit");
-    let status = engine.wait_exit(TIMEOUT);
-    if !status.success() {
-        engine.fail(&format!("quit: expected exit status 0, got {status}"));
-    }
+    engine.expect_exit_status_0();
     let mut engine = start();
     engine.close_stdin();
     let rest = engine.read_to_end(TIMEOUT);
@@ -1179,10 +1155,7 @@ fn command_line_go_perft_3_prints_the_report_and_exits_0() {
     let mut engine = EngineProcess::start_with_args(&["go", "perft", "3"]);
     engine.close_stdin();
     let lines = engine.read_to_end(TIMEOUT);
-    let status = engine.wait_exit(TIMEOUT);
-    if !status.success() {
-        engine.fail(&format!("expected exit status 0, got {status}"));
-    }
+    engine.expect_exit_status_0();
     if lines.last().map(String::as_str) != Some("Nodes searched: 8902") {
         engine.fail("the output does not end with `Nodes searched: 8902`");
     }
@@ -1196,10 +1169,7 @@ fn command_line_go_perft_3_prints_the_report_and_exits_0() {
 fn command_line_d_prints_the_fen_and_exits_0() {
     let mut engine = EngineProcess::start_with_args(&["d"]);
     let lines = engine.read_to_end(TIMEOUT);
-    let status = engine.wait_exit(TIMEOUT);
-    if !status.success() {
-        engine.fail(&format!("expected exit status 0, got {status}"));
-    }
+    engine.expect_exit_status_0();
     if !lines.iter().any(|l| l == &format!("Fen: {STARTPOS_FEN}")) {
         engine.fail("no `Fen: <start position>` line");
     }
@@ -1210,10 +1180,7 @@ fn command_line_go_depth_prints_a_bestmove_and_exits_0() {
     let mut engine = EngineProcess::start_with_args(&["go", "depth", "2"]);
     engine.close_stdin();
     let lines = engine.read_to_end(TIMEOUT);
-    let status = engine.wait_exit(TIMEOUT);
-    if !status.success() {
-        engine.fail(&format!("expected exit status 0, got {status}"));
-    }
+    engine.expect_exit_status_0();
     let best = single_bestmove(&engine, &lines);
     let mut check = EngineProcess::start();
     assert_legal_bestmove(&mut check, "position startpos", &best);

@@ -272,6 +272,15 @@ impl EngineProcess {
         }
     }
 
+    /// Waits for the process to exit and fails unless its status is 0.
+    #[track_caller]
+    pub fn expect_exit_status_0(&mut self) {
+        let status = self.wait_exit(TIMEOUT);
+        if !status.success() {
+            self.fail(&format!("expected exit status 0, got {status}"));
+        }
+    }
+
     /// Runs `go perft <depth>` and returns its divide and total.
     #[track_caller]
     pub fn perft(&mut self, depth: u32) -> Perft {
