@@ -2,7 +2,8 @@
 //!
 //! All scores move by "gravity" updates, `entry += bonus - entry * |bonus| / HISTORY_MAX`,
 //! which keep every entry within `±HISTORY_MAX` and let recent results outweigh old ones.
-//! One [`Histories`] lives per search thread, for the whole game (cleared on `ucinewgame`).
+//! One [`Histories`] lives per search thread and per search: every `go` starts from empty
+//! tables (only the hash table carries knowledge from one search to the next).
 
 use cozy_chess::{Board, Color, Move, Piece, Square};
 
@@ -99,7 +100,7 @@ impl Histories {
         }
     }
 
-    /// Forgets everything (`ucinewgame`).
+    /// Forgets everything.
     pub fn clear(&mut self) {
         self.quiet.fill([[0; Square::NUM]; Square::NUM]);
         self.capture = [[[0; Piece::NUM]; Square::NUM]; Piece::NUM];
