@@ -49,9 +49,8 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     search_thread: SearchThread,
     active: Option<ActiveSearch>,
-    /// Commands that arrived while a search was running and wait for it to end, with
-    /// the time each arrived (a `go`'s clock starts then).
-    waiting: VecDeque<(Command, Instant)>,
+    /// Lines that arrived while a search was running and wait for it to end.
+    waiting: VecDeque<Waiting>,
     debug: bool,
     /// The Polyglot book named by `BookFile`, if one is loaded.
     book: Option<Book>,
@@ -91,7 +90,7 @@ impl Engine {
         if !jumps_queue
             && (!self.waiting.is_empty() || (needs_idle(&command) && self.running().is_some()))
         {
-            self.waiting.push_back((command, received));
+            self.waiting.push_back(Waiting::Command(command, received));
             return Flow::Continue;
         }
         let flow = self.carry_out(command, received);
@@ -111,12 +110,18 @@ impl Engine {
     /// Carries out the waiting commands, in order, as far as the engine allows: up to one
     /// that needs the engine idle while a search is running.
     pub fn run_waiting(&mut self) {
-        while let Some((command, _)) = self.waiting.front() {
-            if needs_idle(command) && self.running().is_some() {
-                return;
+        while let Some(next) = self.waiting.front() {
+            if let Waiting::Command(command, _) = next {
+                if needs_idle(command) && self.running().is_some() {
+                    return;
+                }
             }
-            if let Some((command, received)) = self.waiting.pop_front() {
-                self.carry_out(command, received);
+            match self.waiting.pop_front() {
+                Some(Waiting::Command(command, received)) => {
+                    self.carry_out(command, received);
+                }
+                Some(Waiting::Unparsed(error)) => self.out.error(&error),
+                None => {}
             }
         }
     }
@@ -167,9 +172,14 @@ impl Engine {
         Flow::Continue
     }
 
-    /// Reports a line that could not be parsed.
-    pub fn report_error(&self, text: &str) {
-        self.out.error(text);
+    /// Reports a line that could not be parsed, in its turn: after the commands that
+    /// wait, if any do.
+    pub fn report_error(&mut self, text: &str) {
+        if self.waiting.is_empty() {
+            self.out.error(text);
+        } else {
+            self.waiting.push_back(Waiting::Unparsed(text.to_string()));
+        }
     }
 
     /// End of input: a search for a fixed amount of work (depth, nodes, mate, movetime)
@@ -372,6 +382,14 @@ impl Engine {
         }
         Ok(limits)
     }
+}
+
+/// A line waiting for the running search to end.
+enum Waiting {
+    /// A command, with the time it arrived (a `go`'s clock starts then).
+    Command(Command, Instant),
+    /// The error message of a line that did not parse, printed in its turn.
+    Unparsed(String),
 }
 
 /// Whether a command must wait for the running search to end: it starts a search or
