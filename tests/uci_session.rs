@@ -596,17 +596,18 @@ fn go_ponder_then_stop_gives_exactly_one_bestmove() {
 /// looks, unlike stderr), takes the largest table it can get and plays on.
 #[test]
 fn a_hash_table_beyond_the_memory_limit_is_reduced_and_reported() {
-    let mut engine = EngineProcess::start_with_memory_limit(500_000);
-    engine.send("setoption name Hash value 4096");
+    // 1 GB of address space: room for the engine, never for 8 GiB of table.
+    let mut engine = EngineProcess::start_with_memory_limit(1_000_000);
+    engine.send("setoption name Hash value 8192");
     let lines = engine.sync();
     let using = lines
         .iter()
-        .find(|l| l.starts_with("info string") && l.contains("4096 MiB"))
+        .find(|l| l.starts_with("info string") && l.contains("8192 MiB"))
         .and_then(|l| l.split("using ").nth(1))
         .and_then(|rest| rest.trim_end_matches(" MiB").parse::<u32>().ok());
     match using {
-        Some(1..=4095) => {}
-        _ => engine.fail("expected `info string ... 4096 MiB ...; using <N> MiB`"),
+        Some(1..=1023) => {}
+        _ => engine.fail("expected `info string ... 8192 MiB ...; using <N> MiB` (N < 1024)"),
     }
     let (_, best) = search(&mut engine, "go depth 4");
     assert_legal_bestmove(&mut engine, "position startpos", &best);
