@@ -35,6 +35,16 @@ fn start() -> EngineProcess {
     engine
 }
 
+/// Starts an engine searching the start position with `go infinite`, and waits for the
+/// search's first `info` line.
+fn start_infinite_search() -> EngineProcess {
+    let mut engine = start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    wait_for_search_info(&mut engine);
+    engine
+}
+
 /// Asserts that `position` (a full `position ...` command) is the current position,
 /// by comparing `go perft 1` with `replies`.
 #[track_caller]
@@ -486,10 +496,7 @@ fn stop_and_ponderhit_without_a_search_are_ignored() {
 
 #[test]
 fn isready_during_go_infinite_then_stop_gives_exactly_one_bestmove() {
-    let mut engine = start();
-    engine.send("position startpos");
-    engine.send("go infinite");
-    wait_for_search_info(&mut engine);
+    let mut engine = start_infinite_search();
     let lines = engine.sync();
     assert_no_bestmove(&engine, &lines, "before `stop` (answering isready)");
     // An infinite search never ends by itself: still no bestmove a moment later.
@@ -615,10 +622,7 @@ fn a_hash_table_beyond_the_memory_limit_is_reduced_and_reported() {
 
 #[test]
 fn go_while_searching_waits_for_the_search_to_end() {
-    let mut engine = start();
-    engine.send("position startpos");
-    engine.send("go infinite");
-    wait_for_search_info(&mut engine);
+    let mut engine = start_infinite_search();
     engine.send("go depth 1");
     let lines = engine.sync();
     if let Some(error) = lines.iter().find(|l| is_error(l)) {
@@ -677,10 +681,7 @@ fn commands_sent_ahead_run_in_order() {
 /// searches are not left running with no `stop` to come.
 #[test]
 fn stop_answers_every_waiting_search() {
-    let mut engine = start();
-    engine.send("position startpos");
-    engine.send("go infinite");
-    wait_for_search_info(&mut engine);
+    let mut engine = start_infinite_search();
     engine.send(&format!(
         "go infinite\n{AFTER_E4}\ngo ponder\ngo depth 30\nstop"
     ));
@@ -700,10 +701,7 @@ fn stop_answers_every_waiting_search() {
 /// `quit` does not wait: it ends the running search and drops the waiting commands.
 #[test]
 fn quit_drops_the_waiting_commands() {
-    let mut engine = start();
-    engine.send("position startpos");
-    engine.send("go infinite");
-    wait_for_search_info(&mut engine);
+    let mut engine = start_infinite_search();
     engine.send("go infinite\ngo depth 1\nquit");
     let rest = engine.read_to_end(TIMEOUT);
     let bestmoves = rest.iter().filter(|l| l.starts_with("bestmove")).count();
@@ -718,10 +716,7 @@ fn quit_drops_the_waiting_commands() {
 /// At end of input the waiting commands still run: a fixed-work `go` finishes.
 #[test]
 fn waiting_commands_run_at_end_of_input() {
-    let mut engine = start();
-    engine.send("position startpos");
-    engine.send("go infinite");
-    wait_for_search_info(&mut engine);
+    let mut engine = start_infinite_search();
     engine.send(&format!("{AFTER_E4}\ngo depth 3"));
     engine.close_stdin();
     let rest = engine.read_to_end(TIMEOUT);
@@ -788,10 +783,7 @@ fn go_sent_right_after_bestmove_is_accepted() {
 
 #[test]
 fn end_of_input_during_go_infinite_exits_with_status_0() {
-    let mut engine = start();
-    engine.send("position startpos");
-    engine.send("go infinite");
-    wait_for_search_info(&mut engine);
+    let mut engine = start_infinite_search();
     engine.close_stdin();
     let rest = engine.read_to_end(TIMEOUT);
     engine.expect_exit_status_0();
@@ -820,10 +812,7 @@ fn end_of_input_during_a_clock_search_exits_with_status_0() {
 
 #[test]
 fn quit_during_a_search_exits_with_status_0() {
-    let mut engine = start();
-    engine.send("position startpos");
-    engine.send("go infinite");
-    wait_for_search_info(&mut engine);
+    let mut engine = start_infinite_search();
     engine.send("quit");
     let rest = engine.read_to_end(TIMEOUT);
     engine.expect_exit_status_0();
