@@ -16,6 +16,10 @@ pub struct Frame {
     /// The piece that moved to reach this ply and where it went (`None` after a null
     /// move or at the root).
     pub moved: Option<(Piece, Square)>,
+    /// The hash move the singular-extension search at this ply leaves out.
+    pub excluded: Option<Move>,
+    /// How many double extensions the line from the root to this ply has had.
+    pub double_extensions: u8,
     pub null_allowed: bool,
 }
 
@@ -24,6 +28,8 @@ impl Default for Frame {
         Frame {
             static_eval: -INFINITY,
             moved: None,
+            excluded: None,
+            double_extensions: 0,
             null_allowed: true,
         }
     }
