@@ -10,7 +10,7 @@ use super::movepick::{is_quiet, MovePicker, Stage};
 use super::score::{is_mate, mate_in, mated_in, INFINITY, MAX_PLY};
 use super::see::see_ge;
 use super::thread_data::Searcher;
-use super::tt::Bound;
+use super::tt::{Bound, TtEntry};
 use crate::eval::evaluate;
 
 impl Searcher<'_> {
@@ -223,48 +223,30 @@ impl Searcher<'_> {
             // after 388 games). An earlier single-extension form from depth 8 measured
             // +1.7 ± 40 at 20k nodes/move, too shallow for it to act. (A check extension
             // measured -19 ± 28 Elo over 400 games at 20k nodes/move: left out.)
-            let mut extension = 0;
-            if !root
-                && Some(mv) == tt_move
-                && excluded.is_none()
-                && depth >= SINGULAR_MIN_DEPTH
-                && ply < 2 * self.root_depth as usize
-            {
-                if let Some(entry) = tt_entry.filter(|e| {
-                    e.depth >= depth - 3 && e.bound != Bound::Upper && !is_mate(e.score)
-                }) {
-                    let singular_beta = entry.score - depth;
-                    self.stack[ply].excluded = Some(mv);
-                    let score = self.negamax(
+            let extension = match tt_entry {
+                Some(entry)
+                    if !root
+                        && Some(mv) == tt_move
+                        && excluded.is_none()
+                        && depth >= SINGULAR_MIN_DEPTH
+                        && ply < 2 * self.root_depth as usize =>
+                {
+                    match self.singular_extension(
                         board,
-                        singular_beta - 1,
-                        singular_beta,
-                        (depth - 1) / 2,
+                        mv,
+                        entry,
+                        beta,
+                        depth,
                         ply,
-                        cut_node,
-                    );
-                    self.stack[ply].excluded = None;
-                    // The excluded search wrote its own line at this ply; forget it.
-                    self.pv.clear(ply);
-                    if self.control.stopped() {
-                        return 0;
-                    }
-                    if score < singular_beta {
-                        extension = if !pv_node
-                            && score < singular_beta - DOUBLE_EXTENSION_MARGIN
-                            && self.stack[ply].double_extensions < MAX_DOUBLE_EXTENSIONS
-                        {
-                            2
-                        } else {
-                            1
-                        };
-                    } else if singular_beta >= beta {
-                        return singular_beta;
-                    } else if entry.score >= beta {
-                        extension = -1;
+                        (pv_node, cut_node),
+                    ) {
+                        Singular::Extend(extension) => extension,
+                        Singular::MultiCut(score) => return score,
+                        Singular::Stopped => return 0,
                     }
                 }
-            }
+                _ => 0,
+            };
             self.stack[ply + 1].double_extensions =
                 self.stack[ply].double_extensions + u8::from(extension >= 2);
 
@@ -386,6 +368,53 @@ impl Searcher<'_> {
                 .store(key, best_move, best_score, static_eval, depth, bound, ply);
         }
         best_score
+    }
+
+    /// Step 14's test of the hash move `mv` at a non-root node (`beta`, `pv_node` and
+    /// `cut_node` are the node's): searches every other move to half depth against a
+    /// beta just below the hash score, and says how far to extend `mv` (2, 1, 0 or -1),
+    /// or that the node cuts off (multi-cut).
+    #[allow(clippy::too_many_arguments)]
+    fn singular_extension(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        entry: TtEntry,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        (pv_node, cut_node): (bool, bool),
+    ) -> Singular {
+        if entry.depth < depth - 3 || entry.bound == Bound::Upper || is_mate(entry.score) {
+            return Singular::Extend(0);
+        }
+        let singular_beta = entry.score - depth;
+        self.stack[ply].excluded = Some(mv);
+        let score = self.negamax(
+            board,
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            cut_node,
+        );
+        self.stack[ply].excluded = None;
+        // The excluded search wrote its own line at this ply; forget it.
+        self.pv.clear(ply);
+        if self.control.stopped() {
+            Singular::Stopped
+        } else if score < singular_beta {
+            let double = !pv_node
+                && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                && self.stack[ply].double_extensions < MAX_DOUBLE_EXTENSIONS;
+            Singular::Extend(if double { 2 } else { 1 })
+        } else if singular_beta >= beta {
+            Singular::MultiCut(singular_beta)
+        } else if entry.score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// Searches captures (and every evasion when in check) until the position is quiet.
@@ -518,6 +547,16 @@ fn captured_value(board: &Board, mv: Move) -> i32 {
 fn has_non_pawn_material(board: &Board) -> bool {
     let ours = board.colors(board.side_to_move());
     !(ours & !(board.pieces(Piece::Pawn) | board.pieces(Piece::King))).is_empty()
+}
+
+/// What step 14's singular search found for the hash move.
+enum Singular {
+    /// Search the move this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// Other moves beat beta too: the node fails high with this score.
+    MultiCut(i32),
+    /// The search was stopped meanwhile.
+    Stopped,
 }
 
 /// Singular extensions (step 14) are tried from this depth up...
