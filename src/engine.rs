@@ -28,6 +28,7 @@ use crate::options::{self, Change, Options};
 use crate::output::Output;
 use crate::position::{from_uci, to_uci, Game};
 use crate::rng::SplitMix64;
+use crate::search::history::HistoryStore;
 use crate::search::signals::Signal;
 use crate::search::strength::Strength;
 use crate::search::thread::{ActiveSearch, SearchThread};
@@ -47,6 +48,8 @@ pub struct Engine {
     game: Game,
     options: Options,
     tt: Arc<TranspositionTable>,
+    /// The search threads' move-ordering statistics, kept between the moves of a game.
+    histories: Arc<HistoryStore>,
     search_thread: SearchThread,
     active: Option<ActiveSearch>,
     /// Lines that arrived while a search was running and wait for it to end.
@@ -65,6 +68,7 @@ impl Engine {
         Ok(Engine {
             search_thread: SearchThread::spawn(Arc::clone(&out))?,
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            histories: Arc::new(HistoryStore::new()),
             out,
             game: Game::default(),
             options,
@@ -238,7 +242,10 @@ impl Engine {
                     ));
                 }
             }
-            Ok(Change::ClearHash) => self.tt.clear(),
+            Ok(Change::ClearHash) => {
+                self.tt.clear();
+                self.histories.clear();
+            }
             Ok(Change::OpenBook(path)) => self.open_book(path),
             Err(error) => self.out.error(&error.to_string()),
         }
@@ -267,6 +274,7 @@ impl Engine {
 
     fn new_game(&mut self) {
         self.tt.clear();
+        self.histories.clear();
     }
 
     /// The search that has been started and not yet answered with `bestmove`.
@@ -311,9 +319,13 @@ impl Engine {
                 show_wdl: self.options.show_wdl,
             },
         };
-        self.active = self
-            .search_thread
-            .start(job, Arc::clone(&self.tt), params.ponder, started);
+        self.active = self.search_thread.start(
+            job,
+            Arc::clone(&self.tt),
+            Arc::clone(&self.histories),
+            params.ponder,
+            started,
+        );
         if self.active.is_none() {
             self.out
                 .error("the search thread is gone; restart the engine");

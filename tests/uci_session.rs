@@ -1440,6 +1440,50 @@ fn wdl_appears_only_with_uci_show_wdl_and_sums_to_1000() {
     }
 }
 
+/// The node count of the last `info` line of a search to its end.
+#[track_caller]
+fn searched_nodes(engine: &mut EngineProcess, go: &str) -> u64 {
+    let (lines, _) = search(engine, go);
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            words.find(|&w| w == "nodes")?;
+            words.next()?.parse().ok()
+        })
+        .unwrap_or_else(|| engine.fail("no info line with nodes"))
+}
+
+#[test]
+fn ucinewgame_and_clear_hash_forget_what_earlier_searches_learnt() {
+    let mut engine = start();
+    let position = "position startpos moves d2d4 g8f6 c2c4 e7e6";
+    engine.send(position);
+    let fresh = searched_nodes(&mut engine, "go depth 9");
+    // Searches in the same game keep the hash table and the move-ordering histories.
+    engine.send("position startpos moves e2e4 c7c5 g1f3 d7d6");
+    searched_nodes(&mut engine, "go depth 9");
+    engine.send(position);
+    let warm = searched_nodes(&mut engine, "go depth 9");
+    if warm == fresh {
+        engine.fail("a repeated search should reuse what the game has learnt");
+    }
+    // A new game, or Clear Hash, starts from nothing: the same search exactly.
+    for reset in ["ucinewgame", "setoption name Clear Hash"] {
+        engine.send("position startpos moves e2e4 c7c5 g1f3 d7d6");
+        searched_nodes(&mut engine, "go depth 9");
+        engine.send(reset);
+        engine.send(position);
+        let again = searched_nodes(&mut engine, "go depth 9");
+        if again != fresh {
+            engine.fail(&format!(
+                "after {reset}: {again} nodes, a fresh engine searched {fresh}"
+            ));
+        }
+    }
+}
+
 /// Searches the current position to depth 6 and returns its last scored info line.
 fn lines_last_scored(engine: &mut EngineProcess) -> String {
     let (lines, _) = search(engine, "go depth 6");

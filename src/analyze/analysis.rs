@@ -9,6 +9,7 @@ use protocol::Score;
 
 use crate::output::Output;
 use crate::position::Game;
+use crate::search::history::HistoryStore;
 use crate::search::iterative::pv_text;
 use crate::search::score::{is_mate, mate_moves};
 use crate::search::signals::Signals;
@@ -32,8 +33,8 @@ pub struct Analysis {
     pub pv: Vec<String>,
 }
 
-/// Searches `game` to `limits` with `settings`; `tt` is cleared first, so each position
-/// is searched as after `ucinewgame`.
+/// Searches `game` to `limits` with `settings`; `tt` is cleared first and the histories
+/// start empty, so each position is searched as after `ucinewgame`.
 pub fn analyse(
     game: Game,
     limits: Limits,
@@ -52,7 +53,13 @@ pub fn analyse(
     // The sender stays alive (and silent) for the whole search: nothing sends `stop`.
     let (_sender, receiver) = crossbeam_channel::unbounded();
     let mut signals = Signals::new(receiver, false, started);
-    let outcome = search(&job, tt, &mut signals, &Output::sink());
+    let outcome = search(
+        &job,
+        tt,
+        &HistoryStore::new(),
+        &mut signals,
+        &Output::sink(),
+    );
     let millis = started.elapsed().as_millis() as u64;
 
     let Some(best) = outcome.best else {

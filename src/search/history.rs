@@ -2,8 +2,10 @@
 //!
 //! All scores move by "gravity" updates, `entry += bonus - entry * |bonus| / HISTORY_MAX`,
 //! which keep every entry within `±HISTORY_MAX` and let recent results outweigh old ones.
-//! One [`Histories`] lives per search thread and per search: every `go` starts from empty
-//! tables (only the hash table carries knowledge from one search to the next).
+//! One [`Histories`] lives per search thread. A [`HistoryStore`] keeps them from one `go`
+//! to the next within a game, as the hash table is kept: each search starts from what the
+//! previous ones learnt, less the killers (ply-indexed, so they would sit at the wrong
+//! plies once the root has moved on). `ucinewgame` and `Clear Hash` empty it.
 
 use cozy_chess::{Board, Color, Move, Piece, Square};
 
@@ -79,6 +81,43 @@ pub struct Histories {
     counter: [[Option<Move>; Square::NUM]; Piece::NUM],
 }
 
+/// The histories of each search thread, kept between the searches of a game. A search
+/// takes them out for its duration ([`HistoryStore::take`]) and puts them back when it
+/// ends ([`HistoryStore::put_back`]), so the lock is held only for a moment.
+#[derive(Default)]
+pub struct HistoryStore {
+    threads: parking_lot::Mutex<Vec<Box<Histories>>>,
+}
+
+impl HistoryStore {
+    /// An empty store: the first search starts from empty tables.
+    pub fn new() -> HistoryStore {
+        HistoryStore::default()
+    }
+
+    /// The histories of `threads` search threads (thread 0 first), created empty where
+    /// the store has none, with their killers forgotten.
+    pub fn take(&self, threads: usize) -> Vec<Box<Histories>> {
+        let mut taken = std::mem::take(&mut *self.threads.lock());
+        taken.truncate(threads);
+        taken.resize_with(threads, || Box::new(Histories::new()));
+        for histories in &mut taken {
+            histories.clear_killers();
+        }
+        taken
+    }
+
+    /// Keeps `histories` for the next search.
+    pub fn put_back(&self, histories: Vec<Box<Histories>>) {
+        *self.threads.lock() = histories;
+    }
+
+    /// Forgets everything (a new game, or `Clear Hash`).
+    pub fn clear(&self) {
+        self.threads.lock().clear();
+    }
+}
+
 /// The capture-history slot of a non-capturing promotion: no move captures a king.
 const NO_VICTIM: usize = Piece::King as usize;
 
@@ -109,6 +148,12 @@ impl Histories {
         }
         self.killers = [[None; 2]; MAX_PLY];
         self.counter = [[None; Square::NUM]; Piece::NUM];
+    }
+
+    /// Forgets every killer (at the start of a search: they are indexed by ply from the
+    /// root, and the root has moved since).
+    pub fn clear_killers(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY];
     }
 
     /// Forgets the killers of `ply` (call before searching a node's children, so that
@@ -375,5 +420,48 @@ mod tests {
         histories.update_capture_cutoff(&board, mv("g1f3"), &[capture], 4);
         assert!(histories.capture_score(&board, capture) < Histories::bonus(4));
         assert_eq!(histories.capture_score(&board, mv("g1f3")), 0);
+    }
+
+    #[test]
+    fn store_keeps_statistics_between_searches_but_not_killers() {
+        let board = Board::default();
+        let cont = ContextMoves::default();
+        let best = mv("g1f3");
+        let store = HistoryStore::new();
+
+        let mut taken = store.take(2);
+        assert_eq!(taken.len(), 2);
+        taken[0].update_quiet_cutoff(&board, best, &[], 6, 3, &cont);
+        taken[1].update_quiet_cutoff(&board, mv("b1c3"), &[], 4, 1, &cont);
+        store.put_back(taken);
+
+        // The next search sees the statistics, thread by thread; killers are gone.
+        let mut taken = store.take(3);
+        assert_eq!(taken.len(), 3);
+        assert_eq!(
+            taken[0].quiet_score(&board, best, &cont),
+            Histories::bonus(6)
+        );
+        assert_eq!(
+            taken[1].quiet_score(&board, mv("b1c3"), &cont),
+            Histories::bonus(4)
+        );
+        assert_eq!(taken[2].quiet_score(&board, best, &cont), 0);
+        assert_eq!(taken[0].killers(3), [None, None]);
+        taken.truncate(1);
+        store.put_back(taken);
+
+        // Fewer threads keep the first tables. Tables taken and never put back (a search
+        // that panicked) are gone; clearing forgets them all.
+        assert_eq!(
+            store.take(1)[0].quiet_score(&board, best, &cont),
+            Histories::bonus(6)
+        );
+        assert_eq!(store.take(1)[0].quiet_score(&board, best, &cont), 0);
+        let mut taken = store.take(1);
+        taken[0].update_quiet_cutoff(&board, best, &[], 6, 3, &cont);
+        store.put_back(taken);
+        store.clear();
+        assert_eq!(store.take(1)[0].quiet_score(&board, best, &cont), 0);
     }
 }

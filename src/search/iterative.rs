@@ -8,6 +8,7 @@ use cozy_chess::{Board, Move};
 use protocol::{Info, Response, Score, ScoreBound};
 
 use super::control::{Control, SharedState};
+use super::history::{Histories, HistoryStore};
 use super::score::{is_mate, mate_moves, INFINITY, MAX_PLY};
 use super::thread_data::{Reporter, Searcher};
 use super::time::TimeManager;
@@ -31,17 +32,19 @@ struct Line {
 }
 
 /// Runs the iterative deepening loop on the calling thread: thread `id` of the search,
-/// the main thread (id 0) being the one given `out` to report to.
+/// the main thread (id 0) being the one given `out` to report to. Gives back the
+/// thread's `histories` with the outcome, to be kept for the next search.
 fn run(
     job: &SearchJob,
     root_moves: Vec<Move>,
     tt: &TranspositionTable,
+    histories: Box<Histories>,
     control: Control<'_>,
     out: Option<&Output>,
     id: usize,
-) -> SearchOutcome {
+) -> (SearchOutcome, Box<Histories>) {
     let board = &job.game.board;
-    let mut searcher = Searcher::new(tt, control, &job.game.history);
+    let mut searcher = Searcher::new(tt, histories, control, &job.game.history);
     searcher.reporter = out.map(|out| Reporter {
         out,
         chess960: job.settings.chess960,
@@ -174,14 +177,15 @@ fn run(
             .filter(|&reply| after.is_legal(reply))
     });
     let pv = best_line.map_or_else(|| best.into_iter().collect(), |l| l.moves.clone());
-    SearchOutcome {
+    let outcome = SearchOutcome {
         best,
         ponder,
         pv,
         score: best_line.map_or(0, |l| l.score),
         depth: completed_depth,
         nodes: searcher.nodes,
-    }
+    };
+    (outcome, searcher.histories)
 }
 
 /// Searches one line at `depth` with a window around `guess`, widening it on failure.
@@ -312,9 +316,11 @@ impl Searcher<'_> {
 /// histories, sharing only the hash table (and the stop flag and node counts); odd helpers
 /// search one ply deeper than their iteration number, so that the threads spread over
 /// depths. The calling (main) thread alone reports, manages the time and chooses the move.
+/// Each thread starts from its histories in `memory` and leaves them there at the end.
 pub fn start(
     job: &SearchJob,
     tt: &TranspositionTable,
+    memory: &HistoryStore,
     signals: &mut super::signals::Signals,
     out: &Output,
 ) -> SearchOutcome {
@@ -351,15 +357,19 @@ pub fn start(
         None => (job.settings.threads.max(1), job.limits.nodes),
     };
     let shared = SharedState::new(threads);
+    let mut tables = memory.take(threads).into_iter();
     std::thread::scope(|scope| {
+        let main_histories = tables.next().unwrap_or_default();
         let mut helpers = Vec::with_capacity(threads - 1);
-        for id in 1..threads {
+        for (id, histories) in (1..threads).zip(tables) {
             let control = Control::new(None, &shared, id, TimeManager::unlimited(), node_limit);
             let moves = root_moves.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(SEARCH_STACK_BYTES)
-                .spawn_scoped(scope, move || run(job, moves, tt, control, None, id));
+                .spawn_scoped(scope, move || {
+                    run(job, moves, tt, histories, control, None, id)
+                });
             match spawned {
                 Ok(handle) => helpers.push(handle),
                 Err(error) => {
@@ -369,13 +379,17 @@ pub fn start(
             }
         }
         let control = Control::new(Some(signals), &shared, 0, time, node_limit);
-        let mut outcome = run(job, root_moves, tt, control, Some(out), 0);
+        let (mut outcome, main_histories) =
+            run(job, root_moves, tt, main_histories, control, Some(out), 0);
         shared.stop_all();
+        let mut kept = vec![main_histories];
         for helper in helpers {
-            if let Ok(helper_outcome) = helper.join() {
+            if let Ok((helper_outcome, histories)) = helper.join() {
                 outcome.nodes += helper_outcome.nodes;
+                kept.push(histories);
             }
         }
+        memory.put_back(kept);
         outcome
     })
 }

@@ -24,6 +24,7 @@ use cozy_chess::Move;
 
 use crate::output::Output;
 use crate::position::Game;
+use history::HistoryStore;
 use signals::Signals;
 use tt::TranspositionTable;
 
@@ -129,17 +130,20 @@ pub struct SearchOutcome {
 }
 
 /// Runs a search to its limits (or until `stop`), printing `info` lines to `out`.
+/// `memory` holds the move-ordering statistics of earlier searches in the game.
 pub fn search(
     job: &SearchJob,
     tt: &TranspositionTable,
+    memory: &HistoryStore,
     signals: &mut Signals,
     out: &Output,
 ) -> SearchOutcome {
-    iterative::start(job, tt, signals, out)
+    iterative::start(job, tt, memory, signals, out)
 }
 
 /// Searches `game` on the calling thread with default settings and no output, until
-/// `limits` end it: for `bench`, tools and tests. `limits` must be bounded.
+/// `limits` end it: for `bench`, tools and tests. `limits` must be bounded. The search
+/// starts from empty histories, so that the same call gives the same search.
 pub fn think(game: Game, limits: Limits, tt: &TranspositionTable) -> SearchOutcome {
     let job = SearchJob {
         game,
@@ -149,5 +153,11 @@ pub fn think(game: Game, limits: Limits, tt: &TranspositionTable) -> SearchOutco
     // The sender stays alive (and silent) for the whole search.
     let (_sender, receiver) = crossbeam_channel::unbounded();
     let mut signals = Signals::new(receiver, false, std::time::Instant::now());
-    search(&job, tt, &mut signals, &Output::sink())
+    search(
+        &job,
+        tt,
+        &HistoryStore::new(),
+        &mut signals,
+        &Output::sink(),
+    )
 }

@@ -10,6 +10,7 @@ use std::time::Instant;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender, TryRecvError};
 use protocol::{Response, UciMove};
 
+use super::history::HistoryStore;
 use super::signals::{Signal, Signals};
 use super::tt::TranspositionTable;
 use super::{search, SearchJob, SearchOutcome};
@@ -20,6 +21,7 @@ use crate::position::{legal_moves, to_uci};
 struct Request {
     job: SearchJob,
     tt: Arc<TranspositionTable>,
+    memory: Arc<HistoryStore>,
     ponder: bool,
     started: Instant,
     signals: Receiver<Signal>,
@@ -100,6 +102,7 @@ impl SearchThread {
         &self,
         job: SearchJob,
         tt: Arc<TranspositionTable>,
+        memory: Arc<HistoryStore>,
         ponder: bool,
         started: Instant,
     ) -> Option<ActiveSearch> {
@@ -109,6 +112,7 @@ impl SearchThread {
         let request = Request {
             job,
             tt,
+            memory,
             ponder,
             started,
             signals: signal_rx,
@@ -138,7 +142,7 @@ fn run(request: Request, out: &Output) {
     let mut signals = Signals::new(request.signals, request.ponder, request.started);
     let job = &request.job;
     let result = panic::catch_unwind(AssertUnwindSafe(|| {
-        search(job, &request.tt, &mut signals, out)
+        search(job, &request.tt, &request.memory, &mut signals, out)
     }));
     let outcome = result.unwrap_or_else(|_| {
         log::error!("the search panicked; answering with the first legal move");

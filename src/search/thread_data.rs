@@ -146,6 +146,7 @@ pub struct Reporter<'a> {
 impl<'a> Searcher<'a> {
     pub fn new(
         tt: &'a TranspositionTable,
+        histories: Box<Histories>,
         control: Control<'a>,
         game_history: &[u64],
     ) -> Searcher<'a> {
@@ -154,7 +155,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             tt,
             control,
-            histories: Box::new(Histories::new()),
+            histories,
             lmr: Reductions::new(),
             stack: vec![Frame::default(); MAX_PLY + 8],
             pv: PvTable::new(),
