@@ -224,22 +224,9 @@ impl Searcher<'_> {
             // +1.7 ± 40 at 20k nodes/move, too shallow for it to act. (A check extension
             // measured -19 ± 28 Elo over 400 games at 20k nodes/move: left out.)
             let extension = match tt_entry {
-                Some(entry)
-                    if !root
-                        && Some(mv) == tt_move
-                        && excluded.is_none()
-                        && depth >= SINGULAR_MIN_DEPTH
-                        && ply < 2 * self.root_depth as usize =>
-                {
-                    match self.singular_extension(
-                        board,
-                        mv,
-                        entry,
-                        beta,
-                        depth,
-                        ply,
-                        (pv_node, cut_node),
-                    ) {
+                Some(entry) if !root && excluded.is_none() && Some(mv) == entry.mv => {
+                    match self.singular_extension(board, entry, beta, depth, ply, pv_node, cut_node)
+                    {
                         Singular::Extend(extension) => extension,
                         Singular::MultiCut(score) => return score,
                         Singular::Stopped => return 0,
@@ -370,26 +357,32 @@ impl Searcher<'_> {
         best_score
     }
 
-    /// Step 14's test of the hash move `mv` at a non-root node (`beta`, `pv_node` and
-    /// `cut_node` are the node's): searches every other move to half depth against a
-    /// beta just below the hash score, and says how far to extend `mv` (2, 1, 0 or -1),
-    /// or that the node cuts off (multi-cut).
+    /// Step 14's test of the hash move (`entry.mv`) at a non-root node with no move
+    /// excluded (`beta`, `pv_node` and `cut_node` are the node's). When the entry is deep
+    /// and trustworthy enough, searches every other move to half depth against a beta
+    /// just below the hash score, and says how far to extend the hash move (2, 1, 0 or
+    /// -1), or that the node cuts off (multi-cut).
     #[allow(clippy::too_many_arguments)]
     fn singular_extension(
         &mut self,
         board: &Board,
-        mv: Move,
         entry: TtEntry,
         beta: i32,
         depth: i32,
         ply: usize,
-        (pv_node, cut_node): (bool, bool),
+        pv_node: bool,
+        cut_node: bool,
     ) -> Singular {
-        if entry.depth < depth - 3 || entry.bound == Bound::Upper || is_mate(entry.score) {
+        if depth < SINGULAR_MIN_DEPTH
+            || ply >= 2 * self.root_depth as usize
+            || entry.depth < depth - 3
+            || entry.bound == Bound::Upper
+            || is_mate(entry.score)
+        {
             return Singular::Extend(0);
         }
         let singular_beta = entry.score - depth;
-        self.stack[ply].excluded = Some(mv);
+        self.stack[ply].excluded = entry.mv;
         let score = self.negamax(
             board,
             singular_beta - 1,

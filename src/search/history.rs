@@ -148,7 +148,7 @@ impl Histories {
         for table in &mut self.continuation {
             table.clear();
         }
-        self.killers = [[None; 2]; MAX_PLY];
+        self.clear_killers();
         self.counter = [[None; Square::NUM]; Piece::NUM];
     }
 
