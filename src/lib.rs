@@ -20,3 +20,4 @@ pub mod rng;
 pub mod search;
 pub mod tune;
 pub mod uci;
+pub mod viri;

@@ -20,6 +20,7 @@ use crate::search::score::is_mate;
 use crate::search::thread_data::insufficient_material;
 use crate::search::tt::TranspositionTable;
 use crate::search::{think, Limits};
+use crate::viri::{GameResult, ViriGame};
 
 /// Win adjudication: this many centipawns ...
 pub const WIN_SCORE: i32 = 1000;
@@ -84,6 +85,11 @@ pub struct Sample {
 /// A finished game.
 #[derive(Debug, Clone)]
 pub struct Record {
+    /// The position the game started from.
+    pub start: Board,
+    /// Every move played, with the search score (White's view) of the position before it.
+    pub moves: Vec<(Move, i32)>,
+    /// The quiet positions kept for the text data set.
     pub samples: Vec<Sample>,
     pub outcome: Outcome,
     pub ending: Ending,
@@ -97,11 +103,36 @@ impl Record {
             .iter()
             .map(|s| format!("{} | {} | {}", s.fen, s.white_score, self.outcome.as_str()))
     }
+
+    /// The game in viriformat (every ply, scores clamped to the format's 16 bits).
+    pub fn viri(&self) -> ViriGame {
+        ViriGame {
+            start: self.start.clone(),
+            result: match self.outcome {
+                Outcome::WhiteWins => GameResult::WhiteWins,
+                Outcome::Draw => GameResult::Draw,
+                Outcome::BlackWins => GameResult::BlackWins,
+            },
+            plies: self
+                .moves
+                .iter()
+                .map(|&(mv, score)| (mv, viri_score(score)))
+                .collect(),
+        }
+    }
+}
+
+/// A score as viriformat stores it, in 16 bits. (A pair with score 0 cannot end the game
+/// early: the move code of a real move is never 0, which would be a1a1.)
+fn viri_score(white_score: i32) -> i16 {
+    white_score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
 }
 
 /// Plays `game` out with searches of `soft_nodes` nodes per move on `tt` (cleared first).
 pub fn play(mut game: Game, soft_nodes: u64, tt: &TranspositionTable) -> Record {
     tt.clear();
+    let start = game.board.clone();
+    let mut moves = Vec::new();
     let mut samples = Vec::new();
     let mut adjudicator = Adjudicator::default();
     let mut plies = 0;
@@ -128,10 +159,13 @@ pub fn play(mut game: Game, soft_nodes: u64, tt: &TranspositionTable) -> Record 
         if let Some(end) = adjudicator.observe(white_score, plies) {
             break end;
         }
+        moves.push((best, white_score));
         game.play(best);
         plies += 1;
     };
     Record {
+        start,
+        moves,
         samples,
         outcome,
         ending,

@@ -2,15 +2,17 @@
 //! evaluation tuner.
 //!
 //! `cutoff datagen --games N --nodes K --threads T --out FILE [--book FILE.epd] [--seed S]
-//! [--first-game G] [--hash MB]`
+//! [--first-game G] [--hash MB] [--format text|viri]`
 //!
 //! Each game starts from a varied position (`opening.rs`) and is played by one search per
 //! move with a soft budget of `K` nodes (`game.rs`, which also documents the adjudication
 //! rules). Game `i` draws its random choices from its own stream of seed `S`, so a game is
 //! the same whichever thread plays it, and the games are written in order: the same seed
-//! gives the same file with any number of threads. Lines are appended (`FEN | score |
-//! result`), a whole game at a time; a stopped run is resumed with `--first-game` set to
-//! the number of games it reported written. Progress goes to stderr.
+//! gives the same file with any number of threads. Games are appended a whole game at a
+//! time, in one of two formats (`--format`): `text` writes one line per quiet position
+//! (`FEN | score | result`, the tuner's input), `viri` writes every ply of every game in
+//! viriformat (`viri.rs`, the network trainer's input). A stopped run is resumed with
+//! `--first-game` set to the number of games it reported written. Progress goes to stderr.
 
 mod game;
 mod opening;
@@ -73,6 +75,16 @@ pub struct Config {
     pub hash_mb: usize,
     pub out: String,
     pub book: Vec<Game>,
+    pub format: Format,
+}
+
+/// How games are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// One line per quiet position: `FEN | score | result` (the tuner's input).
+    Text,
+    /// Every ply of every game in viriformat (`viri.rs`; the trainer's input).
+    Viri,
 }
 
 const VALUE_FLAGS: &[&str] = &[
@@ -84,6 +96,7 @@ const VALUE_FLAGS: &[&str] = &[
     "--seed",
     "--first-game",
     "--hash",
+    "--format",
 ];
 
 /// Runs `datagen` with the words after the subcommand name.
@@ -121,6 +134,18 @@ pub fn parse_args(args: &[String]) -> Result<Config, DatagenError> {
         hash_mb,
         out: flags.require("--out", "a file name")?,
         book,
+        format: match flags.text("--format") {
+            None | Some("text") => Format::Text,
+            Some("viri") => Format::Viri,
+            Some(other) => {
+                return Err(CliError::BadValue {
+                    flag: "--format".into(),
+                    value: other.into(),
+                    expected: "'text' or 'viri'",
+                }
+                .into())
+            }
+        },
     })
 }
 
@@ -192,7 +217,7 @@ pub fn run(config: &Config) -> Result<(), DatagenError> {
     let next_game = AtomicU64::new(config.first_game);
     let end = config.first_game + config.games;
     let (sender, receiver) = crossbeam_channel::unbounded::<(u64, Record)>();
-    let mut progress = Progress::new(config.games);
+    let mut progress = Progress::new(config.games, config.format);
     std::thread::scope(|scope| -> Result<(), DatagenError> {
         for _ in 0..config.threads {
             let sender = sender.clone();
@@ -219,9 +244,7 @@ pub fn run(config: &Config) -> Result<(), DatagenError> {
         for (index, record) in receiver {
             pending.insert(index, record);
             while let Some(record) = pending.remove(&next_to_write) {
-                for line in record.lines() {
-                    writeln!(out, "{line}").map_err(io_error)?;
-                }
+                write_record(&mut out, &record, config.format).map_err(io_error)?;
                 out.flush().map_err(io_error)?;
                 progress.add(&record);
                 next_to_write += 1;
@@ -233,8 +256,26 @@ pub fn run(config: &Config) -> Result<(), DatagenError> {
     })
 }
 
+/// Appends one finished game in `format`.
+fn write_record(out: &mut impl Write, record: &Record, format: Format) -> std::io::Result<()> {
+    match format {
+        Format::Text => {
+            for line in record.lines() {
+                writeln!(out, "{line}")?;
+            }
+        }
+        Format::Viri => {
+            let mut bytes = Vec::with_capacity(36 + 4 * record.moves.len());
+            record.viri().write_to(&mut bytes);
+            out.write_all(&bytes)?;
+        }
+    }
+    Ok(())
+}
+
 /// Progress of a run, printed to stderr every few seconds.
 struct Progress {
+    format: Format,
     started: Instant,
     last_report: Instant,
     planned: u64,
@@ -244,8 +285,9 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(planned: u64) -> Progress {
+    fn new(planned: u64, format: Format) -> Progress {
         Progress {
+            format,
             started: Instant::now(),
             last_report: Instant::now(),
             planned,
@@ -257,7 +299,10 @@ impl Progress {
 
     fn add(&mut self, record: &Record) {
         self.games += 1;
-        self.positions += record.samples.len() as u64;
+        self.positions += match self.format {
+            Format::Text => record.samples.len(),
+            Format::Viri => record.moves.len(),
+        } as u64;
         self.results[match record.outcome {
             Outcome::WhiteWins => 0,
             Outcome::Draw => 1,
