@@ -10,6 +10,8 @@ pub mod datagen;
 pub mod display;
 pub mod engine;
 pub mod eval;
+pub mod moves;
+pub mod nnue;
 pub mod options;
 pub mod output;
 pub mod perft;

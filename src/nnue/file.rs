@@ -1,0 +1,294 @@
+//! The network file: a quantised perspective network in a small little-endian format with a
+//! header and a checksum, so that a damaged or foreign file is refused with a clear error.
+//!
+//! Architecture: 768 inputs (colour × piece × square, from each side's view; see
+//! [`feature_index`]) → `hidden` units per perspective with shared weights, SCReLU
+//! (clamp to [0, 1], squared), the two perspectives concatenated side to move first →
+//! one output, the evaluation in units of [`SCALE`] centipawns.
+//!
+//! Layout, all integers little-endian:
+//!
+//! | bytes            | field                                                          |
+//! |------------------|----------------------------------------------------------------|
+//! | 8                | magic `CUTOFFNN`                                               |
+//! | 4 (u32)          | format version, [`VERSION`]                                    |
+//! | 4 (u32)          | hidden size `H` (a multiple of 16, 16..=2048)                  |
+//! | 4 (u32) × 3      | QA, QB, SCALE (must equal [`QA`], [`QB`], [`SCALE`])           |
+//! | 768·H (i16)      | feature weights, feature-major: `w[feature * H + unit]`, × QA  |
+//! | H (i16)          | feature biases, × QA                                           |
+//! | 2·H (i16)        | output weights, side to move's H first, × QB                   |
+//! | 4 (i32)          | output bias, × QA·QB                                           |
+//! | 8 (u64)          | FNV-1a 64 of every byte before it                              |
+//!
+//! Integer evaluation: `acc = bias + Σ w[f]` per perspective (i16);
+//! `sum = Σ clamp(acc, 0, QA)² · out_w` over both halves (i32); then
+//! `eval = (sum / QA + out_bias) · SCALE / (QA · QB)` centipawns for the side to move.
+//! The trainer clips weights to ±[`WEIGHT_CLIP`] so that `clamp(acc) · out_w` fits in i16.
+
+use std::fmt;
+
+use cozy_chess::{Color, Piece, Square};
+
+/// The magic bytes at the start of every network file.
+pub const MAGIC: [u8; 8] = *b"CUTOFFNN";
+/// The version of the layout this build reads and writes.
+pub const VERSION: u32 = 1;
+/// Inputs per perspective: 2 colours × 6 pieces × 64 squares.
+pub const INPUTS: usize = 768;
+/// Quantisation of the feature layer (activations are clamped to [0, QA]).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// The network's output × SCALE is the evaluation in centipawns.
+pub const SCALE: i32 = 400;
+/// Float weights are kept within ±WEIGHT_CLIP by the trainer (127 / 64 = 1.98).
+pub const WEIGHT_CLIP: f32 = 1.98;
+/// The smallest and largest hidden sizes a file may declare.
+pub const HIDDEN_RANGE: std::ops::RangeInclusive<usize> = 16..=2048;
+
+const HEADER_BYTES: usize = 8 + 4 * 5;
+
+/// The input index of `piece` of `color` on `square`, seen from `perspective`: the side's
+/// own pieces first, and the board mirrored vertically for Black.
+#[inline(always)]
+pub fn feature_index(perspective: Color, color: Color, piece: Piece, square: Square) -> usize {
+    let (side, square) = match perspective {
+        Color::White => (color as usize, square as usize),
+        Color::Black => (1 - color as usize, square as usize ^ 56),
+    };
+    side * 384 + piece as usize * 64 + square
+}
+
+/// A quantised network's parameters, as stored in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetworkParams {
+    pub hidden: usize,
+    /// `INPUTS × hidden`, feature-major.
+    pub feature_weights: Vec<i16>,
+    /// `hidden`.
+    pub feature_bias: Vec<i16>,
+    /// `2 × hidden`: the side to move's half, then the other side's.
+    pub output_weights: Vec<i16>,
+    pub output_bias: i32,
+}
+
+/// Why a network file was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetFileError {
+    /// Not a Cutoff network (wrong magic).
+    NotANetwork,
+    /// A layout version this build does not read.
+    Version(u32),
+    /// A hidden size outside [`HIDDEN_RANGE`] or not a multiple of 16.
+    Hidden(u32),
+    /// Quantisation constants other than this build's.
+    Quantisation { qa: u32, qb: u32, scale: u32 },
+    /// The file is shorter or longer than its header says.
+    Size { expected: usize, found: usize },
+    /// The checksum does not match the contents.
+    Checksum,
+}
+
+impl fmt::Display for NetFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetFileError::NotANetwork => write!(f, "not a Cutoff network file (bad magic)"),
+            NetFileError::Version(v) => {
+                write!(f, "network format version {v}, this build reads {VERSION}")
+            }
+            NetFileError::Hidden(h) => write!(
+                f,
+                "hidden size {h} is not a multiple of 16 within {}..={}",
+                HIDDEN_RANGE.start(),
+                HIDDEN_RANGE.end()
+            ),
+            NetFileError::Quantisation { qa, qb, scale } => write!(
+                f,
+                "quantisation QA {qa} QB {qb} SCALE {scale}, this build uses {QA} {QB} {SCALE}"
+            ),
+            NetFileError::Size { expected, found } => write!(
+                f,
+                "network file is {found} bytes, its header says {expected} (truncated or damaged)"
+            ),
+            NetFileError::Checksum => write!(f, "network file checksum mismatch (damaged)"),
+        }
+    }
+}
+
+impl std::error::Error for NetFileError {}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The size of a file with `hidden` units.
+pub fn file_size(hidden: usize) -> usize {
+    HEADER_BYTES + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 8
+}
+
+impl NetworkParams {
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_size(self.hidden));
+        out.extend_from_slice(&MAGIC);
+        for word in [
+            VERSION,
+            self.hidden as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+        ] {
+            out.extend_from_slice(&word.to_le_bytes());
+        }
+        for values in [
+            &self.feature_weights,
+            &self.feature_bias,
+            &self.output_weights,
+        ] {
+            for v in values.iter() {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        let checksum = fnv1a(&out);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+
+    /// Reads a file, checking magic, version, sizes, quantisation and checksum.
+    pub fn from_bytes(bytes: &[u8]) -> Result<NetworkParams, NetFileError> {
+        if bytes.len() < HEADER_BYTES || bytes[..8] != MAGIC {
+            return Err(NetFileError::NotANetwork);
+        }
+        let word = |i: usize| {
+            let at = 8 + 4 * i;
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        let version = word(0);
+        if version != VERSION {
+            return Err(NetFileError::Version(version));
+        }
+        let hidden = word(1);
+        if !HIDDEN_RANGE.contains(&(hidden as usize)) || hidden % 16 != 0 {
+            return Err(NetFileError::Hidden(hidden));
+        }
+        let (qa, qb, scale) = (word(2), word(3), word(4));
+        if (qa, qb, scale) != (QA as u32, QB as u32, SCALE as u32) {
+            return Err(NetFileError::Quantisation { qa, qb, scale });
+        }
+        let hidden = hidden as usize;
+        let expected = file_size(hidden);
+        if bytes.len() != expected {
+            return Err(NetFileError::Size {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let body_end = expected - 8;
+        let mut checksum = [0u8; 8];
+        checksum.copy_from_slice(&bytes[body_end..]);
+        if fnv1a(&bytes[..body_end]) != u64::from_le_bytes(checksum) {
+            return Err(NetFileError::Checksum);
+        }
+        let mut at = HEADER_BYTES;
+        let mut take = |count: usize| -> Vec<i16> {
+            let values = bytes[at..at + 2 * count]
+                .chunks_exact(2)
+                .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
+                .collect();
+            at += 2 * count;
+            values
+        };
+        let feature_weights = take(INPUTS * hidden);
+        let feature_bias = take(hidden);
+        let output_weights = take(2 * hidden);
+        let output_bias = i32::from_le_bytes([
+            bytes[body_end - 4],
+            bytes[body_end - 3],
+            bytes[body_end - 2],
+            bytes[body_end - 1],
+        ]);
+        Ok(NetworkParams {
+            hidden,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    fn random_params(hidden: usize, seed: u64) -> NetworkParams {
+        let mut rng = SplitMix64::new(seed);
+        let mut values =
+            |n: usize| -> Vec<i16> { (0..n).map(|_| rng.below(1001) as i16 - 500).collect() };
+        NetworkParams {
+            hidden,
+            feature_weights: values(INPUTS * hidden),
+            feature_bias: values(hidden),
+            output_weights: values(2 * hidden),
+            output_bias: -123_456,
+        }
+    }
+
+    #[test]
+    fn export_then_load_is_exact() {
+        let params = random_params(32, 1);
+        let bytes = params.to_bytes();
+        assert_eq!(bytes.len(), file_size(32));
+        assert_eq!(NetworkParams::from_bytes(&bytes), Ok(params));
+    }
+
+    #[test]
+    fn damaged_and_foreign_files_are_refused() {
+        let bytes = random_params(16, 2).to_bytes();
+        let load = |b: &[u8]| NetworkParams::from_bytes(b).unwrap_err();
+        assert_eq!(
+            load(b"NNUE and some other engine's bytes"),
+            NetFileError::NotANetwork
+        );
+        assert!(matches!(
+            load(&bytes[..bytes.len() - 1]),
+            NetFileError::Size { .. }
+        ));
+        let mut flipped = bytes.clone();
+        flipped[HEADER_BYTES + 100] ^= 1;
+        assert_eq!(load(&flipped), NetFileError::Checksum);
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert_eq!(load(&version), NetFileError::Version(9));
+        let mut hidden = bytes.clone();
+        hidden[12] = 17;
+        assert_eq!(load(&hidden), NetFileError::Hidden(17));
+        let mut qa = bytes;
+        qa[16] = 1;
+        assert!(matches!(
+            load(&qa),
+            NetFileError::Quantisation { qa: 1, .. }
+        ));
+    }
+
+    #[test]
+    fn features_mirror_between_perspectives() {
+        use cozy_chess::{Color::*, Piece::*, Square};
+        // White's own king on e1 is Black's own king on e8, seen from each side.
+        assert_eq!(
+            feature_index(White, White, King, Square::E1),
+            feature_index(Black, Black, King, Square::E8)
+        );
+        assert_eq!(feature_index(White, White, Pawn, Square::A1), 0);
+        assert_eq!(feature_index(White, Black, Pawn, Square::A1), 384);
+        assert_eq!(
+            feature_index(Black, White, King, Square::H1),
+            384 + 5 * 64 + 63
+        );
+    }
+}
