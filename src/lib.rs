@@ -19,6 +19,7 @@ pub mod perft;
 mod playouts;
 pub mod position;
 pub mod rng;
+pub mod rules;
 pub mod search;
 pub mod tune;
 pub mod uci;

@@ -34,8 +34,7 @@ fn san_without_check(board: &Board, mv: Move) -> String {
         };
     }
     let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
-    let capture = board.colors(!board.side_to_move()).has(mv.to)
-        || (piece == Piece::Pawn && mv.from.file() != mv.to.file());
+    let capture = crate::moves::is_capture(board, mv);
     let mut san = String::with_capacity(8);
     if piece == Piece::Pawn {
         if capture {

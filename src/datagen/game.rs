@@ -15,9 +15,8 @@
 use cozy_chess::{Board, Color, Move};
 
 use crate::position::Game;
-use crate::search::movepick::is_quiet;
+use crate::rules::{game_end, is_quiet, GameEnd};
 use crate::search::score::is_mate;
-use crate::search::thread_data::insufficient_material;
 use crate::search::tt::TranspositionTable;
 use crate::search::{think, Limits};
 use crate::viri::{GameResult, ViriGame};
@@ -197,28 +196,15 @@ pub fn is_sample(board: &Board, best: Move, score: i32) -> bool {
     board.checkers().is_empty() && is_quiet(board, best) && !is_mate(score)
 }
 
-/// The result if the game is over by the rules.
+/// The result if the game is over by the rules (`rules.rs`).
 pub fn ended_by_rules(game: &Game) -> Option<(Outcome, Ending)> {
-    let board = &game.board;
-    let has_moves = board.generate_moves(|_| true);
-    if !has_moves {
-        return Some(if board.checkers().is_empty() {
-            (Outcome::Draw, Ending::Stalemate)
-        } else {
-            (Outcome::win_for(!board.side_to_move()), Ending::Checkmate)
-        });
-    }
-    if board.halfmove_clock() >= 100 {
-        return Some((Outcome::Draw, Ending::FiftyMoves));
-    }
-    if insufficient_material(board) {
-        return Some((Outcome::Draw, Ending::InsufficientMaterial));
-    }
-    let key = board.hash();
-    if game.history.iter().filter(|&&h| h == key).count() >= 2 {
-        return Some((Outcome::Draw, Ending::Repetition));
-    }
-    None
+    Some(match game_end(game)? {
+        GameEnd::Checkmate { winner } => (Outcome::win_for(winner), Ending::Checkmate),
+        GameEnd::Stalemate => (Outcome::Draw, Ending::Stalemate),
+        GameEnd::Repetition => (Outcome::Draw, Ending::Repetition),
+        GameEnd::FiftyMoves => (Outcome::Draw, Ending::FiftyMoves),
+        GameEnd::InsufficientMaterial => (Outcome::Draw, Ending::InsufficientMaterial),
+    })
 }
 
 /// Watches the scores of a game for a decided or dead-drawn position.

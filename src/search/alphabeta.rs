@@ -6,12 +6,13 @@ use cozy_chess::{Board, Move, Piece};
 
 use super::history::ContextMoves;
 use super::movepick::MAX_MOVES;
-use super::movepick::{is_quiet, MovePicker, Stage};
+use super::movepick::{MovePicker, Stage};
 use super::score::{is_mate, mate_in, mated_in, INFINITY, MAX_PLY};
 use super::see::see_ge;
 use super::thread_data::Searcher;
 use super::tt::{Bound, TtEntry};
-use crate::eval::evaluate;
+use crate::moves::captured;
+use crate::rules::is_quiet;
 
 impl Searcher<'_> {
     /// Searches `board` to `depth` plies within the window (`alpha`, `beta`). `cut_node`
@@ -49,7 +50,11 @@ impl Searcher<'_> {
                 return self.draw_score();
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { 0 } else { evaluate(board) };
+                return if in_check {
+                    0
+                } else {
+                    self.evaluate(board, ply)
+                };
             }
             // Step 4. Mate distance pruning: no line here beats a mate already found
             // closer to the root.
@@ -83,7 +88,7 @@ impl Searcher<'_> {
         } else if let Some(entry) = tt_entry {
             entry.eval
         } else {
-            evaluate(board)
+            self.evaluate(board, ply)
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check
@@ -118,10 +123,8 @@ impl Searcher<'_> {
                 && has_non_pawn_material(board)
             {
                 let reduction = null_move_reduction(depth, eval, beta);
-                if let Some(child) = board.null_move() {
-                    self.stack[ply + 1].moved = None;
+                if let Some(child) = self.play_null(board, ply) {
                     self.stack[ply + 1].null_allowed = false;
-                    self.push_position(board);
                     let score = -self.negamax(
                         &child,
                         -beta,
@@ -130,7 +133,7 @@ impl Searcher<'_> {
                         ply + 1,
                         !cut_node,
                     );
-                    self.pop_position();
+                    self.unplay();
                     self.stack[ply + 1].null_allowed = true;
                     if self.control.stopped() {
                         return 0;
@@ -174,6 +177,9 @@ impl Searcher<'_> {
             let quiet = is_quiet(board, mv);
             move_count += 1;
 
+            // The child board is made now because the pruning below asks whether the move
+            // gives check; the move is recorded on the stack (`push_move`) only once it is
+            // going to be searched.
             let mut child = board.clone();
             child.play_unchecked(mv);
             let gives_check = !child.checkers().is_empty();
@@ -237,8 +243,7 @@ impl Searcher<'_> {
             self.stack[ply + 1].double_extensions =
                 self.stack[ply].double_extensions + u8::from(extension >= 2);
 
-            self.stack[ply + 1].moved = board.piece_on(mv.from).map(|p| (p, mv.to));
-            self.push_position(board);
+            self.push_move(board, mv, ply);
             let nodes_before = self.nodes;
             let new_depth = depth - 1 + extension;
 
@@ -279,7 +284,7 @@ impl Searcher<'_> {
                     score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
                 }
             }
-            self.pop_position();
+            self.unplay();
             if root {
                 self.record_root_nodes(mv, self.nodes - nodes_before);
             }
@@ -429,7 +434,11 @@ impl Searcher<'_> {
         }
         let in_check = !board.checkers().is_empty();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(board) };
+            return if in_check {
+                0
+            } else {
+                self.evaluate(board, ply)
+            };
         }
 
         let key = board.hash();
@@ -444,7 +453,10 @@ impl Searcher<'_> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            tt_entry.map_or_else(|| evaluate(board), |e| e.eval)
+            match tt_entry {
+                Some(entry) => entry.eval,
+                None => self.evaluate(board, ply),
+            }
         };
         let mut best_score = static_eval;
         if best_score >= beta {
@@ -476,12 +488,9 @@ impl Searcher<'_> {
                     continue;
                 }
             }
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            self.stack[ply + 1].moved = board.piece_on(mv.from).map(|p| (p, mv.to));
-            self.push_position(board);
+            let child = self.play(board, mv, ply);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
-            self.pop_position();
+            self.unplay();
             if self.control.stopped() {
                 return 0;
             }
@@ -522,19 +531,8 @@ impl Searcher<'_> {
     }
 }
 
-fn captured_piece(board: &Board, mv: Move) -> Option<Piece> {
-    let them = board.colors(!board.side_to_move());
-    if them.has(mv.to) {
-        board.piece_on(mv.to)
-    } else if board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file() {
-        Some(Piece::Pawn)
-    } else {
-        None
-    }
-}
-
 fn captured_value(board: &Board, mv: Move) -> i32 {
-    captured_piece(board, mv).map_or(0, |p| super::see::SEE_VALUES[p as usize])
+    captured(board, mv).map_or(0, |(piece, _)| super::see::SEE_VALUES[piece as usize])
 }
 
 fn has_non_pawn_material(board: &Board) -> bool {

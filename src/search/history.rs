@@ -309,18 +309,10 @@ impl Histories {
 /// The capture-history key of `mv` (moved piece, destination, captured piece), or `None`
 /// when `mv` is quiet (neither a capture nor a promotion) or no move of `board`.
 fn capture_key(board: &Board, mv: Move) -> Option<(Piece, Square, Option<Piece>)> {
-    let us = board.side_to_move();
     let piece = board.piece_on(mv.from)?;
-    if board.colors(us).has(mv.to) {
-        return None; // castling
-    }
-    let victim = match board.piece_on(mv.to) {
-        Some(victim) => Some(victim),
-        None if piece == Piece::Pawn && mv.from.file() != mv.to.file() => Some(Piece::Pawn),
-        None if mv.promotion.is_some() => None,
-        None => return None,
-    };
-    Some((piece, mv.to, victim))
+    let victim = crate::moves::captured(board, mv).map(|(victim, _)| victim);
+    // Castling (king takes own rook) is neither a capture nor a promotion.
+    (victim.is_some() || mv.promotion.is_some()).then_some((piece, mv.to, victim))
 }
 
 /// Moves `entry` toward `±HISTORY_MAX` by `bonus`, less as it nears the bound.

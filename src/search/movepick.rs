@@ -16,6 +16,8 @@ use cozy_chess::{BitBoard, Board, Move, Piece, PieceMoves, Rank, Square};
 
 use super::history::{ContextMoves, Histories};
 use super::see::{see_ge, see_value};
+use crate::moves::captured;
+use crate::rules::{is_noisy, is_quiet};
 
 /// What kind of move the picker handed out last (see [`MovePicker::stage`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -361,12 +363,7 @@ impl MovePicker {
                 if Some(mv) == tt_move {
                     continue;
                 }
-                let victim = match board.piece_on(mv.to) {
-                    None if all.piece == Piece::Pawn && mv.from.file() != mv.to.file() => {
-                        Some(Piece::Pawn)
-                    }
-                    victim => victim,
-                };
+                let victim = captured(board, mv).map(|(piece, _)| piece);
                 let score = match mv.promotion {
                     Some(Piece::Queen) | None => {
                         let gain = victim.map_or(0, see_value)
@@ -437,27 +434,6 @@ impl MovePicker {
     }
 }
 
-/// Whether `mv` (a move of `board`'s side to move) captures something, en passant
-/// included. Castling, king-takes-own-rook, is no capture.
-#[inline(always)]
-pub fn is_capture(board: &Board, mv: Move) -> bool {
-    let us = board.side_to_move();
-    board.colors(!us).has(mv.to)
-        || (mv.from.file() != mv.to.file() && board.colored_pieces(us, Piece::Pawn).has(mv.from))
-}
-
-/// Whether `mv` is neither a capture nor a promotion (castling is quiet).
-#[inline(always)]
-pub fn is_quiet(board: &Board, mv: Move) -> bool {
-    mv.promotion.is_none() && !is_capture(board, mv)
-}
-
-/// Whether `mv` is a capture or a promotion.
-#[inline(always)]
-pub fn is_noisy(board: &Board, mv: Move) -> bool {
-    !is_quiet(board, mv)
-}
-
 #[inline(always)]
 fn is_underpromotion(mv: Move) -> bool {
     matches!(mv.promotion, Some(p) if p != Piece::Queen)
@@ -480,6 +456,7 @@ fn en_passant_target(board: &Board) -> BitBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::is_capture;
     use crate::position::{legal_moves, parse_fen};
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

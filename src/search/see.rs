@@ -37,13 +37,8 @@ pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
     if board.colors(us).has(mv.to) {
         return threshold <= 0;
     }
-    let target = board.piece_on(mv.to);
-    let en_passant = moved == Piece::Pawn && target.is_none() && mv.from.file() != mv.to.file();
-    let captured = match target {
-        Some(piece) => see_value(piece),
-        None if en_passant => see_value(Piece::Pawn),
-        None => 0,
-    };
+    let taken = crate::moves::captured(board, mv);
+    let captured = taken.map_or(0, |(piece, _)| see_value(piece));
     let (mut on_square, promotion_gain) = match mv.promotion {
         Some(piece) => (piece, see_value(piece) - see_value(Piece::Pawn)),
         None => (moved, 0),
@@ -61,8 +56,9 @@ pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
     }
 
     let mut occupied = (board.occupied() ^ mv.from.bitboard()) | mv.to.bitboard();
-    if en_passant {
-        occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
+    if let Some((_, square)) = taken.filter(|&(_, square)| square != mv.to) {
+        // En passant: the captured pawn leaves a square beside the destination.
+        occupied ^= square.bitboard();
     }
     let diagonal = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
     let orthogonal = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);

@@ -4,6 +4,8 @@
 
 use cozy_chess::{Board, Move, Piece, Square};
 
+use crate::moves::MoveDelta;
+
 use super::control::Control;
 use super::history::Histories;
 use super::score::{INFINITY, MAX_PLY};
@@ -13,9 +15,12 @@ use super::tt::TranspositionTable;
 #[derive(Clone, Copy)]
 pub struct Frame {
     pub static_eval: i32,
-    /// The piece that moved to reach this ply and where it went (`None` after a null
-    /// move or at the root).
+    /// The piece that moved to reach this ply and the square the move names (the rook's
+    /// square for castling), for the histories (`None` after a null move or at the root).
     pub moved: Option<(Piece, Square)>,
+    /// Everything the move that reached this ply changed (`None` after a null move or at
+    /// the root).
+    pub delta: Option<MoveDelta>,
     /// The hash move the singular-extension search at this ply leaves out.
     pub excluded: Option<Move>,
     /// How many double extensions the line from the root to this ply has had.
@@ -28,6 +33,7 @@ impl Default for Frame {
         Frame {
             static_eval: -INFINITY,
             moved: None,
+            delta: None,
             excluded: None,
             double_extensions: 0,
             null_allowed: true,
@@ -171,49 +177,60 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Remembers `board` as the position before the move about to be made.
+    /// The one make-move path: makes `mv` from `board` (the position at `ply`) and
+    /// records it (`push_move`). Returns the child position.
     #[inline]
-    pub fn push_position(&mut self, board: &Board) {
+    pub fn play(&mut self, board: &Board, mv: Move, ply: usize) -> Board {
+        let mut child = board.clone();
+        child.play_unchecked(mv);
+        self.push_move(board, mv, ply);
+        child
+    }
+
+    /// Records `mv`, about to be searched from `board` at `ply`, on the ply stack: its
+    /// delta and moved piece at `ply + 1`, and `board`'s hash on the repetition path.
+    /// For callers that made the child board earlier (the main search makes it before
+    /// its pruning decisions, which need to know whether it gives check).
+    #[inline]
+    pub fn push_move(&mut self, board: &Board, mv: Move, ply: usize) {
+        let delta = MoveDelta::new(board, mv);
+        let frame = &mut self.stack[ply + 1];
+        frame.moved = Some((delta.piece, mv.to));
+        frame.delta = Some(delta);
         self.path.push(board.hash());
     }
 
+    /// Makes the null move from `board` at `ply`, if the position allows one (not in
+    /// check), and records it.
     #[inline]
-    pub fn pop_position(&mut self) {
+    pub fn play_null(&mut self, board: &Board, ply: usize) -> Option<Board> {
+        let child = board.null_move()?;
+        let frame = &mut self.stack[ply + 1];
+        frame.moved = None;
+        frame.delta = None;
+        self.path.push(board.hash());
+        Some(child)
+    }
+
+    /// Takes back the last move (or null move) recorded.
+    #[inline]
+    pub fn unplay(&mut self) {
         self.path.pop();
     }
 
+    /// The static evaluation of `board`, the position at `ply`, from the side to move's
+    /// view. The search's one evaluation call: a stateful evaluation updated from the
+    /// deltas on the stack slots in here.
+    #[inline]
+    pub fn evaluate(&mut self, board: &Board, _ply: usize) -> i32 {
+        crate::eval::evaluate(board)
+    }
+
     /// Fifty-move rule, repetition (twice inside the tree, three times counting the
-    /// game before the root) and insufficient material.
+    /// game before the root) and insufficient material (`rules.rs`).
+    #[inline]
     pub fn is_draw(&self, board: &Board) -> bool {
-        // The fifty-move rule, unless the last move gave mate.
-        if board.halfmove_clock() >= 100
-            && (board.checkers().is_empty() || board.generate_moves(|_| true))
-        {
-            return true;
-        }
-        if insufficient_material(board) {
-            return true;
-        }
-        let key = board.hash();
-        let reversible = board.halfmove_clock() as usize;
-        let mut seen_before_root = 0;
-        // Positions with the same side to move are 2, 4, ... plies back.
-        let mut index = self.path.len();
-        let mut back = 2;
-        while back <= reversible && index >= 2 {
-            index -= 2;
-            if self.path[index] == key {
-                if index >= self.root_index {
-                    return true;
-                }
-                seen_before_root += 1;
-                if seen_before_root >= 2 {
-                    return true;
-                }
-            }
-            back += 2;
-        }
-        false
+        crate::rules::search_draw(board, &self.path, self.root_index)
     }
 
     /// The score of a draw; a tiny node-dependent wobble keeps the search from
@@ -234,15 +251,4 @@ impl<'a> Searcher<'a> {
             self.root_nodes.push((mv, nodes));
         }
     }
-}
-
-/// Neither side can mate: bare kings, or a single minor piece against a bare king.
-pub fn insufficient_material(board: &Board) -> bool {
-    let heavy_or_pawns =
-        board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
-    if !heavy_or_pawns.is_empty() {
-        return false;
-    }
-    let minors = board.pieces(Piece::Knight) | board.pieces(Piece::Bishop);
-    minors.len() <= 1
 }

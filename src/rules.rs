@@ -1,0 +1,236 @@
+//! The rules of the game that are not move generation: how a game ends (checkmate,
+//! stalemate, repetition, the fifty-move rule, insufficient material) and which moves are
+//! quiet. The search, `datagen` and `analyze` all ask here, and tablebase eligibility will
+//! be decided here too.
+
+use cozy_chess::{Board, Color, Move, Piece};
+
+use crate::moves::is_capture;
+use crate::position::Game;
+
+/// How a game ended by the rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameEnd {
+    /// The side to move is mated; the other side won.
+    Checkmate {
+        winner: Color,
+    },
+    Stalemate,
+    /// The same position for the third time.
+    Repetition,
+    FiftyMoves,
+    InsufficientMaterial,
+}
+
+/// Whether `mv` is neither a capture nor a promotion (castling is quiet).
+#[inline(always)]
+pub fn is_quiet(board: &Board, mv: Move) -> bool {
+    mv.promotion.is_none() && !is_capture(board, mv)
+}
+
+/// Whether `mv` is a capture or a promotion.
+#[inline(always)]
+pub fn is_noisy(board: &Board, mv: Move) -> bool {
+    !is_quiet(board, mv)
+}
+
+/// Neither side can mate: bare kings, or a single minor piece against a bare king.
+pub fn insufficient_material(board: &Board) -> bool {
+    let heavy_or_pawns =
+        board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    if !heavy_or_pawns.is_empty() {
+        return false;
+    }
+    let minors = board.pieces(Piece::Knight) | board.pieces(Piece::Bishop);
+    minors.len() <= 1
+}
+
+/// The fifty-move rule: a hundred plies without a capture or pawn move, unless the last
+/// of them gave mate.
+pub fn fifty_move_draw(board: &Board) -> bool {
+    board.halfmove_clock() >= 100 && (board.checkers().is_empty() || board.generate_moves(|_| true))
+}
+
+/// Repetition as the search counts it: `board` stands at the end of `path` (the hashes of
+/// the positions before it, oldest first), whose entries from `root_index` on lie inside
+/// the search tree. A position seen once inside the tree is already a draw (the side to
+/// move can repeat it again); one from before the root must have been seen twice.
+pub fn repetition(board: &Board, path: &[u64], root_index: usize) -> bool {
+    let key = board.hash();
+    let reversible = board.halfmove_clock() as usize;
+    let mut seen_before_root = 0;
+    // Positions with the same side to move are 2, 4, ... plies back.
+    let mut index = path.len();
+    let mut back = 2;
+    while back <= reversible && index >= 2 {
+        index -= 2;
+        if path[index] == key {
+            if index >= root_index {
+                return true;
+            }
+            seen_before_root += 1;
+            if seen_before_root >= 2 {
+                return true;
+            }
+        }
+        back += 2;
+    }
+    false
+}
+
+/// A draw inside the search: fifty moves, insufficient material or a repetition.
+pub fn search_draw(board: &Board, path: &[u64], root_index: usize) -> bool {
+    fifty_move_draw(board) || insufficient_material(board) || repetition(board, path, root_index)
+}
+
+/// How `game` has ended, if it has: mate and stalemate first, then the fifty-move rule,
+/// insufficient material and threefold repetition (the position for the third time).
+pub fn game_end(game: &Game) -> Option<GameEnd> {
+    let board = &game.board;
+    if !board.generate_moves(|_| true) {
+        return Some(if board.checkers().is_empty() {
+            GameEnd::Stalemate
+        } else {
+            GameEnd::Checkmate {
+                winner: !board.side_to_move(),
+            }
+        });
+    }
+    if board.halfmove_clock() >= 100 {
+        return Some(GameEnd::FiftyMoves);
+    }
+    if insufficient_material(board) {
+        return Some(GameEnd::InsufficientMaterial);
+    }
+    let key = board.hash();
+    if game.history.iter().filter(|&&h| h == key).count() >= 2 {
+        return Some(GameEnd::Repetition);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::parse_fen;
+
+    fn board(fen: &str) -> Board {
+        parse_fen(fen, false).unwrap()
+    }
+
+    fn game(fen: &str, moves: &[&str]) -> Game {
+        let mut game = Game::new(board(fen));
+        for uci in moves {
+            let mv = uci.parse().unwrap();
+            assert!(game.board.is_legal(mv), "{uci}");
+            game.play(mv);
+        }
+        game
+    }
+
+    #[test]
+    fn insufficient_material_cases() {
+        for (fen, dead) in [
+            ("8/8/4k3/8/8/4K3/8/8 w - - 0 1", true),
+            ("8/8/4k3/8/8/3NK3/8/8 w - - 0 1", true),
+            ("8/8/4k3/8/8/3BK3/8/8 b - - 0 1", true),
+            ("8/8/2b1k3/8/8/4K3/8/8 w - - 0 1", true),
+            // Two minors can mate (or help mate): not dead.
+            ("8/8/4k3/8/8/2NNK3/8/8 w - - 0 1", false),
+            ("8/8/2b1k3/8/8/3BK3/8/8 w - - 0 1", false),
+            ("8/8/4k3/8/8/3PK3/8/8 w - - 0 1", false),
+            ("8/8/4k3/8/8/3RK3/8/8 w - - 0 1", false),
+            ("8/8/4k3/8/8/3QK3/8/8 w - - 0 1", false),
+        ] {
+            assert_eq!(insufficient_material(&board(fen)), dead, "{fen}");
+            if dead {
+                assert_eq!(
+                    game_end(&game(fen, &[])),
+                    Some(GameEnd::InsufficientMaterial)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fifty_moves_unless_the_last_move_mates() {
+        assert!(fifty_move_draw(&board("8/8/4k3/8/8/3RK3/8/8 w - - 100 80")));
+        assert!(!fifty_move_draw(&board("8/8/4k3/8/8/3RK3/8/8 w - - 99 80")));
+        // Black is mated on the hundredth ply: the mate stands.
+        let mated = board("3k3R/8/3K4/8/8/8/8/8 b - - 100 80");
+        assert!(!fifty_move_draw(&mated));
+        // In check but with a way out: a draw.
+        assert!(fifty_move_draw(&board("3k3R/8/8/3K4/8/8/8/8 b - - 100 80")));
+        assert_eq!(
+            game_end(&game("8/8/4k3/8/8/3RK3/8/8 w - - 100 80", &[])),
+            Some(GameEnd::FiftyMoves)
+        );
+    }
+
+    #[test]
+    fn mate_and_stalemate_end_the_game() {
+        assert_eq!(
+            game_end(&game("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", &[])),
+            Some(GameEnd::Checkmate {
+                winner: Color::White
+            })
+        );
+        assert_eq!(
+            game_end(&game("7k/8/6QK/8/8/8/8/8 b - - 0 1", &[])),
+            Some(GameEnd::Stalemate)
+        );
+        assert_eq!(game_end(&game("8/8/4k3/8/8/3RK3/8/8 w - - 0 1", &[])), None);
+    }
+
+    #[test]
+    fn repetition_through_the_game_history() {
+        let fen = "8/8/4k3/8/8/3RK3/8/8 w - - 0 1";
+        let shuffle = ["d3d1", "e6e7", "d1d3", "e7e6"];
+        // Twice: not yet over.
+        assert_eq!(game_end(&game(fen, &shuffle)), None);
+        let twice: Vec<&str> = shuffle.iter().chain(shuffle.iter()).copied().collect();
+        assert_eq!(game_end(&game(fen, &twice)), Some(GameEnd::Repetition));
+    }
+
+    #[test]
+    fn repetition_inside_the_search_path() {
+        let fen = "8/8/4k3/8/8/3RK3/8/8 w - - 0 1";
+        let g = game(fen, &["d3d1", "e6e7", "d1d3", "e7e6"]);
+        // The start position has come back once. With the game's history before the
+        // root, once is not enough...
+        let path = g.history.clone();
+        assert!(!repetition(&g.board, &path, path.len()));
+        // ... but when the earlier occurrence lies inside the tree, it is.
+        assert!(repetition(&g.board, &path, 0));
+        // Twice before the root: a draw even at the root's children.
+        let g = game(
+            fen,
+            &[
+                "d3d1", "e6e7", "d1d3", "e7e6", "d3d1", "e6e7", "d1d3", "e7e6",
+            ],
+        );
+        assert!(repetition(&g.board, &g.history, g.history.len()));
+        assert!(search_draw(&g.board, &g.history, g.history.len()));
+        // A pawn move in between makes the old positions unreachable.
+        let g = game(
+            "8/8/4k3/8/8/3RK3/P7/8 w - - 0 1",
+            &[
+                "d3d1", "e6e7", "d1d3", "e7e6", "a2a3", "e6e7", "d3d1", "e7e6",
+            ],
+        );
+        assert!(!repetition(&g.board, &g.history, 0));
+    }
+
+    #[test]
+    fn quiet_moves() {
+        let b = board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        assert!(is_quiet(&b, "f1b5".parse().unwrap()));
+        assert!(is_noisy(&b, "f3e5".parse().unwrap()));
+        let ep = board("4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 2");
+        assert!(is_noisy(&ep, "d5e6".parse().unwrap()));
+        let promo = board("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+        assert!(is_noisy(&promo, "b7b8n".parse().unwrap()));
+        let castle = board("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        assert!(is_quiet(&castle, "e1h1".parse().unwrap()));
+    }
+}
