@@ -10,7 +10,7 @@ use protocol::Score;
 use crate::output::Output;
 use crate::position::Game;
 use crate::search::history::HistoryStore;
-use crate::search::iterative::pv_text;
+use crate::search::report::pv_text;
 use crate::search::score::{is_mate, mate_moves};
 use crate::search::signals::Signals;
 use crate::search::tt::TranspositionTable;

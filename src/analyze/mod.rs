@@ -27,7 +27,7 @@ use protocol::Score;
 
 use crate::cli::{CliError, Flags};
 use crate::position::{to_uci, Game};
-use crate::search::iterative::SEARCH_STACK_BYTES;
+use crate::search::threads;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Settings};
 
@@ -94,10 +94,7 @@ pub fn main(args: &[String]) -> Result<(), AnalyzeError> {
     })?;
     // The search recurses deeply: run it on a thread with the search thread's stack.
     std::thread::scope(|scope| {
-        let worker = std::thread::Builder::new()
-            .name("analyze".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn_scoped(scope, || run(&config, &text))
+        let worker = threads::spawn_scoped(scope, "analyze".into(), || run(&config, &text))
             .map_err(|error| {
                 AnalyzeError::Thread(format!("cannot start the analysis thread: {error}"))
             })?;

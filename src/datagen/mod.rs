@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use crate::cli::{CliError, Flags};
 use crate::position::{parse_fen, Game};
 use crate::rng::{stream_seed, SplitMix64};
+use crate::search::threads;
 use crate::search::tt::TranspositionTable;
 
 pub use game::{Ending, Outcome, Record, Sample};
@@ -219,10 +220,10 @@ pub fn run(config: &Config) -> Result<(), DatagenError> {
     let (sender, receiver) = crossbeam_channel::unbounded::<(u64, Record)>();
     let mut progress = Progress::new(config.games, config.format);
     std::thread::scope(|scope| -> Result<(), DatagenError> {
-        for _ in 0..config.threads {
+        for worker in 0..config.threads {
             let sender = sender.clone();
             let next_game = &next_game;
-            scope.spawn(move || {
+            let spawned = threads::spawn_scoped(scope, format!("datagen-{worker}"), move || {
                 let tt = TranspositionTable::new(config.hash_mb);
                 loop {
                     let index = next_game.fetch_add(1, Ordering::Relaxed);
@@ -235,6 +236,17 @@ pub fn run(config: &Config) -> Result<(), DatagenError> {
                     }
                 }
             });
+            if let Err(error) = spawned {
+                // The games do not depend on the thread count: play on with fewer.
+                log::warn!("cannot start datagen thread {worker}: {error}");
+                if worker == 0 {
+                    return Err(DatagenError::Io {
+                        path: "datagen thread 0".into(),
+                        error,
+                    });
+                }
+                break;
+            }
         }
         drop(sender);
 

@@ -1,35 +1,27 @@
 //! Iterative deepening: search depth 1, 2, 3, ... with aspiration windows around the
-//! previous score, one or more principal variations per depth (MultiPV), an `info` line
-//! per completed line, and the time manager deciding whether to start the next depth.
+//! previous score, one or more principal variations per depth (MultiPV), until a limit or
+//! the time manager ends it; then the move is chosen. Each job of the loop is a named
+//! function: [`search_depth`] (the lines of one depth), [`keep_stopped_depth`] (what an
+//! interrupted depth may still contribute), [`Progress::search_is_over`] (the stop
+//! decisions between depths) and [`choose_move`]. What the GUI sees is written by
+//! `report.rs`; threads are started by `threads.rs`.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use cozy_chess::{Board, Move};
 use protocol::{Info, Response, Score, ScoreBound};
 
 use super::control::{Control, SharedState};
 use super::history::{Histories, HistoryStore};
+use super::report::Line;
 use super::score::{is_mate, mate_moves, INFINITY, MAX_PLY};
 use super::thread_data::{Reporter, Searcher};
+use super::threads;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::wdl;
 use super::{SearchJob, SearchOutcome};
 use crate::output::Output;
-use crate::position::{legal_moves, to_uci};
-
-/// Stack of each search thread: the recursion is deep.
-pub const SEARCH_STACK_BYTES: usize = 64 << 20;
-
-/// How long the search runs before it starts printing `currmove` lines.
-const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
-
-/// One principal variation found at a completed depth.
-#[derive(Clone, Debug)]
-struct Line {
-    score: i32,
-    moves: Vec<Move>,
-}
+use crate::position::legal_moves;
 
 /// Runs the iterative deepening loop on the calling thread: thread `id` of the search,
 /// the main thread (id 0) being the one given `out` to report to. Gives back the
@@ -52,6 +44,7 @@ fn run(
         root: board.clone(),
         started: Instant::now(),
     });
+    // Odd helper threads search one ply deeper than their iteration number.
     let depth_offset = (id % 2) as i32;
     let max_depth = job.limits.depth.map_or(MAX_PLY as i32 - 8, |d| {
         i32::try_from(d)
@@ -64,72 +57,130 @@ fn run(
     };
     let line_count = (wanted_lines as usize).clamp(1, root_moves.len());
     let mut lines: Vec<Line> = Vec::new();
-    let mut stability = 0;
-    let mut previous_best = None;
-    let mut previous_score = 0;
+    let mut progress = Progress::default();
     let mut completed_depth = 0;
 
     for iteration in 1..=max_depth {
         let depth = (iteration + depth_offset).min(max_depth);
-        searcher.root_depth = depth;
-        searcher.seldepth = 0;
-        searcher.root_nodes.clear();
-        let mut new_lines: Vec<Line> = Vec::with_capacity(line_count);
-        for index in 0..line_count {
-            searcher.root_moves = root_moves
-                .iter()
-                .copied()
-                .filter(|m| !new_lines.iter().any(|l| l.moves.first() == Some(m)))
-                .collect();
-            let guess = lines.get(index).map(|l| l.score);
-            match aspiration_search(&mut searcher, board, depth, guess, index) {
-                Some(line) => new_lines.push(line),
-                None => break,
-            }
-        }
-        let stopped = searcher.control.stopped();
-        if stopped {
-            // An interrupted depth still counts if it found a better first move.
-            if let Some((mv, score)) = searcher.root_best {
-                if new_lines.is_empty() && lines.first().map(|l| l.moves[0]) != Some(mv) {
-                    new_lines.push(Line {
-                        score,
-                        moves: vec![mv],
-                    });
-                }
-            }
-            if new_lines.is_empty() {
-                break;
-            }
-            // Keep the unfinished depth's lines only where they were completed.
-            for (i, line) in new_lines.into_iter().enumerate() {
-                if i < lines.len() {
-                    lines[i] = line;
-                } else {
-                    lines.push(line);
-                }
-            }
+        let new_lines = search_depth(&mut searcher, board, &root_moves, depth, &lines, line_count);
+        if searcher.control.stopped() {
+            lines = keep_stopped_depth(lines, new_lines, searcher.root_best);
             break;
         }
-        new_lines.sort_by_key(|line| std::cmp::Reverse(line.score));
         lines = new_lines;
+        lines.sort_by_key(|line| std::cmp::Reverse(line.score));
         completed_depth = depth as u32;
         searcher.report_lines(&lines);
+        if progress.search_is_over(job, &mut searcher, &root_moves, &lines[0]) {
+            break;
+        }
+    }
 
-        // Stop conditions between iterations.
-        let best = lines[0].moves[0];
-        let score = lines[0].score;
-        stability = if previous_best == Some(best) {
-            stability + 1
+    let outcome = choose_move(
+        job,
+        tt,
+        &root_moves,
+        &lines,
+        completed_depth,
+        searcher.nodes,
+    );
+    (outcome, searcher.histories)
+}
+
+/// Searches the `line_count` best lines at `depth`, each root move excluded once a line
+/// starts with it; `previous` (the last depth's lines) centres the aspiration windows.
+/// Returns the lines settled before the search was stopped, in the order found.
+fn search_depth(
+    searcher: &mut Searcher<'_>,
+    board: &Board,
+    root_moves: &[Move],
+    depth: i32,
+    previous: &[Line],
+    line_count: usize,
+) -> Vec<Line> {
+    searcher.root_depth = depth;
+    searcher.seldepth = 0;
+    searcher.root_nodes.clear();
+    let mut lines: Vec<Line> = Vec::with_capacity(line_count);
+    for index in 0..line_count {
+        searcher.root_moves = root_moves
+            .iter()
+            .copied()
+            .filter(|m| !lines.iter().any(|l| l.moves.first() == Some(m)))
+            .collect();
+        let guess = previous.get(index).map(|l| l.score);
+        match aspiration_search(searcher, board, depth, guess, line_count) {
+            Some(line) => lines.push(line),
+            None => break,
+        }
+    }
+    lines
+}
+
+/// The lines to keep when a depth was stopped: `previous` (the last completed depth's),
+/// with each line the stopped depth settled (`partial`) put in its place. When the
+/// stopped depth settled no line but proved a new first move better than the window's
+/// alpha (`root_best`), that move is kept with its score: a root move only becomes
+/// `root_best` after a complete search of it beat alpha, never from a search cut short.
+fn keep_stopped_depth(
+    mut previous: Vec<Line>,
+    partial: Vec<Line>,
+    root_best: Option<(Move, i32)>,
+) -> Vec<Line> {
+    let mut partial = partial;
+    if partial.is_empty() {
+        match root_best {
+            Some((mv, score)) if previous.first().map(|l| l.moves[0]) != Some(mv) => {
+                partial.push(Line {
+                    score,
+                    moves: vec![mv],
+                });
+            }
+            _ => return previous,
+        }
+    }
+    for (i, line) in partial.into_iter().enumerate() {
+        if i < previous.len() {
+            previous[i] = line;
+        } else {
+            previous.push(line);
+        }
+    }
+    previous
+}
+
+/// What the stop decisions between depths remember.
+#[derive(Debug, Default)]
+struct Progress {
+    /// Depths in a row with the same best move.
+    stability: u32,
+    previous_best: Option<Move>,
+    previous_score: i32,
+}
+
+impl Progress {
+    /// After a completed depth whose best line is `best`: whether to stop here (a mate
+    /// found within `go mate`, the soft node budget spent, a single legal reply under a
+    /// clock, or the time manager's verdict). Pondering never stops on time.
+    fn search_is_over(
+        &mut self,
+        job: &SearchJob,
+        searcher: &mut Searcher<'_>,
+        root_moves: &[Move],
+        best: &Line,
+    ) -> bool {
+        let (mv, score) = (best.moves[0], best.score);
+        self.stability = if self.previous_best == Some(mv) {
+            self.stability + 1
         } else {
             0
         };
-        let score_drop = previous_score - score;
-        previous_best = Some(best);
-        previous_score = score;
+        let score_drop = self.previous_score - score;
+        self.previous_best = Some(mv);
+        self.previous_score = score;
         if let Some(mate) = job.limits.mate {
             if is_mate(score) && score > 0 && i64::from(mate_moves(score)) <= i64::from(mate) {
-                break;
+                return true;
             }
         }
         if job
@@ -137,30 +188,42 @@ fn run(
             .soft_nodes
             .is_some_and(|soft| searcher.nodes >= soft)
         {
-            break;
+            return true;
         }
         if searcher.control.pondering() {
-            continue;
+            return false;
         }
         let best_nodes = searcher
             .root_nodes
             .iter()
-            .find(|(m, _)| *m == best)
+            .find(|(m, _)| *m == mv)
             .map_or(0, |(_, n)| *n);
         let iteration_nodes: u64 = searcher.root_nodes.iter().map(|(_, n)| n).sum();
         let fraction = best_nodes as f64 / iteration_nodes.max(1) as f64;
         let elapsed = searcher.control.elapsed();
         let single_reply = root_moves.len() == 1 && job.limits.clock.is_some();
-        if single_reply
-            || !searcher
-                .control
-                .time
-                .start_next_iteration(elapsed, stability, score_drop, fraction)
-        {
-            break;
-        }
+        single_reply
+            || !searcher.control.time.start_next_iteration(
+                elapsed,
+                self.stability,
+                score_drop,
+                fraction,
+            )
     }
+}
 
+/// The outcome of the search: the first move of the best line (or of the line a weakened
+/// engine picks), the move to ponder on (the line's second move, or the hash move of the
+/// position after the best move), the line and its score.
+fn choose_move(
+    job: &SearchJob,
+    tt: &TranspositionTable,
+    root_moves: &[Move],
+    lines: &[Line],
+    completed_depth: u32,
+    nodes: u64,
+) -> SearchOutcome {
+    let board = &job.game.board;
     let chosen = job.settings.strength.map_or(0, |strength| {
         strength.choose(&lines.iter().map(|l| l.score).collect::<Vec<_>>())
     });
@@ -177,15 +240,14 @@ fn run(
             .filter(|&reply| after.is_legal(reply))
     });
     let pv = best_line.map_or_else(|| best.into_iter().collect(), |l| l.moves.clone());
-    let outcome = SearchOutcome {
+    SearchOutcome {
         best,
         ponder,
         pv,
         score: best_line.map_or(0, |l| l.score),
         depth: completed_depth,
-        nodes: searcher.nodes,
-    };
-    (outcome, searcher.histories)
+        nodes,
+    }
 }
 
 /// Searches one line at `depth` with a window around `guess`, widening it on failure.
@@ -197,7 +259,7 @@ fn aspiration_search(
     board: &Board,
     depth: i32,
     guess: Option<i32>,
-    index: usize,
+    line_count: usize,
 ) -> Option<Line> {
     let mut delta = 15;
     let (mut alpha, mut beta) = match guess {
@@ -217,11 +279,11 @@ fn aspiration_search(
         let moves = searcher.pv.root_line();
         if score <= alpha {
             // Fail low: the line is worse than thought; widen downwards.
-            searcher.report_line(score, ScoreBound::Upper, &moves, index);
+            searcher.report_bound(score, ScoreBound::Upper, &moves, line_count);
             beta = (alpha + beta) / 2;
             alpha = (score - delta).max(-INFINITY);
         } else if score >= beta {
-            searcher.report_line(score, ScoreBound::Lower, &moves, index);
+            searcher.report_bound(score, ScoreBound::Lower, &moves, line_count);
             beta = (score + delta).min(INFINITY);
         } else {
             let moves = if moves.is_empty() {
@@ -235,78 +297,6 @@ fn aspiration_search(
         if delta > 1000 {
             alpha = -INFINITY;
             beta = INFINITY;
-        }
-    }
-}
-
-fn uci_score(score: i32) -> Score {
-    if is_mate(score) {
-        Score::Mate(mate_moves(score))
-    } else {
-        Score::Cp(score)
-    }
-}
-
-/// `moves` played from `board`, in UCI notation, up to the first illegal one.
-pub fn pv_text(board: &Board, moves: &[Move], chess960: bool) -> Vec<protocol::UciMove> {
-    let mut position = board.clone();
-    let mut text = Vec::with_capacity(moves.len());
-    for &mv in moves {
-        if !position.is_legal(mv) {
-            break;
-        }
-        text.push(to_uci(&position, mv, chess960));
-        position.play_unchecked(mv);
-    }
-    text
-}
-
-impl Searcher<'_> {
-    /// Prints one `info` line for a principal variation (main thread only).
-    fn report_line(&self, score: i32, bound: ScoreBound, moves: &[Move], index: usize) {
-        let Some(reporter) = &self.reporter else {
-            return;
-        };
-        let elapsed = reporter.started.elapsed();
-        let depth = self.root_depth as u32;
-        let nodes = self.control.total_nodes(self.nodes);
-        reporter.out.send(&Response::Info(Info {
-            depth: Some(depth),
-            seldepth: Some(self.seldepth.max(depth)),
-            multipv: Some(index as u32 + 1),
-            score: Some((uci_score(score), bound)),
-            wdl: reporter
-                .show_wdl
-                .then(|| wdl::MODEL.wdl(score, wdl::material(&reporter.root))),
-            nodes: Some(nodes),
-            nps: Some((u128::from(nodes) * 1000 / elapsed.as_millis().max(1)) as u64),
-            hashfull: Some(self.tt.hashfull()),
-            time: Some(elapsed.as_millis() as u64),
-            pv: pv_text(&reporter.root, moves, reporter.chess960),
-            ..Info::default()
-        }));
-    }
-
-    /// Prints the lines of a completed depth, best first.
-    fn report_lines(&self, lines: &[Line]) {
-        for (index, line) in lines.iter().enumerate() {
-            self.report_line(line.score, ScoreBound::Exact, &line.moves, index);
-        }
-    }
-}
-
-impl Searcher<'_> {
-    /// `info currmove` for the root move about to be searched, once the search is long.
-    pub(super) fn report_current_move(&self, board: &Board, mv: Move, number: usize) {
-        if let Some(reporter) = &self.reporter {
-            if self.control.elapsed() >= CURRMOVE_AFTER {
-                reporter.out.send(&Response::Info(Info {
-                    depth: Some(self.root_depth as u32),
-                    currmove: Some(to_uci(board, mv, reporter.chess960)),
-                    currmovenumber: Some(number as u32),
-                    ..Info::default()
-                }));
-            }
         }
     }
 }
@@ -364,12 +354,9 @@ pub fn start(
         for (id, histories) in (1..threads).zip(tables) {
             let control = Control::new(None, &shared, id, TimeManager::unlimited(), node_limit);
             let moves = root_moves.clone();
-            let spawned = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(SEARCH_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    run(job, moves, tt, histories, control, None, id)
-                });
+            let spawned = threads::spawn_scoped(scope, format!("search-{id}"), move || {
+                run(job, moves, tt, histories, control, None, id)
+            });
             match spawned {
                 Ok(handle) => helpers.push(handle),
                 Err(error) => {
@@ -392,4 +379,63 @@ pub fn start(
         memory.put_back(kept);
         outcome
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(text: &str) -> Move {
+        text.parse().unwrap()
+    }
+
+    fn line(score: i32, moves: &[&str]) -> Line {
+        Line {
+            score,
+            moves: moves.iter().map(|m| mv(m)).collect(),
+        }
+    }
+
+    #[test]
+    fn a_stopped_depth_that_settled_nothing_keeps_the_last_lines() {
+        let previous = vec![line(30, &["e2e4", "e7e5"]), line(20, &["d2d4"])];
+        assert_eq!(keep_stopped_depth(previous.clone(), vec![], None), previous);
+        // The same first move proved again adds nothing.
+        assert_eq!(
+            keep_stopped_depth(previous.clone(), vec![], Some((mv("e2e4"), 45))),
+            previous
+        );
+    }
+
+    #[test]
+    fn a_stopped_depth_keeps_a_new_first_move_that_beat_alpha() {
+        let previous = vec![line(30, &["e2e4", "e7e5"]), line(20, &["d2d4"])];
+        let kept = keep_stopped_depth(previous, vec![], Some((mv("g1f3"), 60)));
+        assert_eq!(kept, vec![line(60, &["g1f3"]), line(20, &["d2d4"])]);
+        // With nothing before (the first depth was stopped), it is the only line.
+        assert_eq!(
+            keep_stopped_depth(vec![], vec![], Some((mv("g1f3"), 5))),
+            vec![line(5, &["g1f3"])]
+        );
+    }
+
+    #[test]
+    fn a_stopped_depth_replaces_only_the_lines_it_settled() {
+        let previous = vec![
+            line(30, &["e2e4"]),
+            line(20, &["d2d4"]),
+            line(10, &["c2c4"]),
+        ];
+        let partial = vec![line(35, &["e2e4", "c7c5"])];
+        // root_best is ignored once a whole line was settled.
+        let kept = keep_stopped_depth(previous, partial, Some((mv("g1f3"), 99)));
+        assert_eq!(
+            kept,
+            vec![
+                line(35, &["e2e4", "c7c5"]),
+                line(20, &["d2d4"]),
+                line(10, &["c2c4"])
+            ]
+        );
+    }
 }

@@ -82,15 +82,11 @@ pub struct SearchThread {
 impl SearchThread {
     pub fn spawn(out: Arc<Output>) -> std::io::Result<SearchThread> {
         let (jobs, inbox) = unbounded::<Request>();
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            // Deep recursion in the search needs more than the default stack.
-            .stack_size(super::iterative::SEARCH_STACK_BYTES)
-            .spawn(move || {
-                for request in inbox {
-                    run(request, &out);
-                }
-            })?;
+        let handle = super::threads::spawn("search".into(), move || {
+            for request in inbox {
+                run(request, &out);
+            }
+        })?;
         Ok(SearchThread {
             jobs: Some(jobs),
             handle: Some(handle),
