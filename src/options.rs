@@ -28,20 +28,32 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// Every option at the default its declaration gives.
     fn default() -> Self {
-        Options {
-            hash_mb: 16,
-            threads: 1,
-            move_overhead_ms: 10,
-            multipv: 1,
+        let mut options = Options {
+            hash_mb: 0,
+            threads: 0,
+            move_overhead_ms: 0,
+            multipv: 0,
             ponder: false,
             chess960: false,
             own_book: false,
             book_file: String::new(),
             show_wdl: false,
             limit_strength: false,
-            elo: UCI_ELO.1 as u32,
+            elo: 0,
+        };
+        for declaration in DECLARATIONS {
+            let value = match declaration.kind {
+                Kind::Spin { default, .. } => Value::Number(default),
+                Kind::Check { default } => Value::Flag(default),
+                Kind::Button => continue,
+                // A path option's default is no file, which is what `Options` starts with.
+                Kind::Path => continue,
+            };
+            (declaration.apply)(&mut options, value);
         }
+        options
     }
 }
 
@@ -106,114 +118,214 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
-const HASH: (&str, i64, i64, i64) = ("Hash", 16, 1, 65536);
-const THREADS: (&str, i64, i64, i64) = ("Threads", 1, 1, 256);
-const MOVE_OVERHEAD: (&str, i64, i64, i64) = ("Move Overhead", 10, 0, 5000);
-const MULTIPV: (&str, i64, i64, i64) = ("MultiPV", 1, 1, 256);
-const UCI_ELO: (&str, i64, i64, i64) = (
-    "UCI_Elo",
-    strength::MIN_ELO as i64,
-    strength::MIN_ELO as i64,
-    strength::MAX_ELO as i64,
-);
+/// What kind of value an option takes, with its default and range.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Button,
+    /// A file name (`<empty>` for none), default none.
+    Path,
+}
 
-fn spin((name, default, min, max): (&str, i64, i64, i64)) -> OptionSpec {
-    OptionSpec {
-        name: name.to_string(),
-        kind: OptionKind::Spin { default, min, max },
+/// A `setoption` value once checked against its option's kind.
+#[derive(Debug, Clone)]
+enum Value {
+    Number(i64),
+    Flag(bool),
+    Press,
+    Text(String),
+}
+
+impl Value {
+    fn number(&self) -> i64 {
+        match self {
+            Value::Number(n) => *n,
+            _ => 0,
+        }
     }
-}
 
-fn check(name: &str, default: bool) -> OptionSpec {
-    OptionSpec {
-        name: name.to_string(),
-        kind: OptionKind::Check { default },
+    fn flag(&self) -> bool {
+        matches!(self, Value::Flag(true))
     }
-}
 
-/// The declarations printed after `uci`.
-pub fn specs() -> Vec<OptionSpec> {
-    vec![
-        spin(HASH),
-        spin(THREADS),
-        OptionSpec {
-            name: "Clear Hash".to_string(),
-            kind: OptionKind::Button,
-        },
-        spin(MOVE_OVERHEAD),
-        spin(MULTIPV),
-        check("Ponder", false),
-        check("UCI_Chess960", false),
-        check("OwnBook", false),
-        OptionSpec {
-            name: "BookFile".to_string(),
-            kind: OptionKind::String {
-                default: String::new(),
-            },
-        },
-        check("UCI_ShowWDL", false),
-        check("UCI_LimitStrength", false),
-        spin(UCI_ELO),
-    ]
-}
-
-impl Options {
-    /// Applies `setoption name <name> value <value>`; on error nothing changes.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
-        let key = name.trim().to_ascii_lowercase();
-        let spin_value = |spec: (&str, i64, i64, i64)| parse_spin(spec, value);
-        match key.as_str() {
-            "hash" => {
-                self.hash_mb = spin_value(HASH)? as usize;
-                Ok(Change::ResizeHash)
-            }
-            "threads" => {
-                self.threads = spin_value(THREADS)? as usize;
-                Ok(Change::Stored)
-            }
-            "clear hash" => Ok(Change::ClearHash),
-            "move overhead" => {
-                self.move_overhead_ms = spin_value(MOVE_OVERHEAD)? as u64;
-                Ok(Change::Stored)
-            }
-            "multipv" => {
-                self.multipv = spin_value(MULTIPV)? as u32;
-                Ok(Change::Stored)
-            }
-            "ponder" => {
-                self.ponder = parse_check("Ponder", value)?;
-                Ok(Change::Stored)
-            }
-            "uci_chess960" => {
-                self.chess960 = parse_check("UCI_Chess960", value)?;
-                Ok(Change::Stored)
-            }
-            "ownbook" => {
-                self.own_book = parse_check("OwnBook", value)?;
-                Ok(Change::Stored)
-            }
-            "bookfile" => Ok(Change::OpenBook(parse_path(value))),
-            "uci_showwdl" => {
-                self.show_wdl = parse_check("UCI_ShowWDL", value)?;
-                Ok(Change::Stored)
-            }
-            "uci_limitstrength" => {
-                self.limit_strength = parse_check("UCI_LimitStrength", value)?;
-                Ok(Change::Stored)
-            }
-            "uci_elo" => {
-                self.elo = spin_value(UCI_ELO)? as u32;
-                Ok(Change::Stored)
-            }
-            _ => Err(OptionError::Unknown(name.to_string())),
+    fn text(self) -> String {
+        match self {
+            Value::Text(text) => text,
+            _ => String::new(),
         }
     }
 }
 
-fn parse_spin(
-    (name, _, min, max): (&str, i64, i64, i64),
-    value: Option<&str>,
-) -> Result<i64, OptionError> {
+/// One option: its name as `uci` shows it, its kind, and what setting it does.
+struct Declaration {
+    name: &'static str,
+    kind: Kind,
+    /// Stores a checked value and says what else the engine must do.
+    apply: fn(&mut Options, Value) -> Change,
+}
+
+/// Every option, in the order `uci` lists them. The one place an option is declared.
+const DECLARATIONS: &[Declaration] = &[
+    Declaration {
+        name: "Hash",
+        kind: Kind::Spin {
+            default: 16,
+            min: 1,
+            max: 65536,
+        },
+        apply: |o, v| {
+            o.hash_mb = v.number() as usize;
+            Change::ResizeHash
+        },
+    },
+    Declaration {
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+        apply: |o, v| {
+            o.threads = v.number() as usize;
+            Change::Stored
+        },
+    },
+    Declaration {
+        name: "Clear Hash",
+        kind: Kind::Button,
+        apply: |_, _| Change::ClearHash,
+    },
+    Declaration {
+        name: "Move Overhead",
+        kind: Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+        apply: |o, v| {
+            o.move_overhead_ms = v.number() as u64;
+            Change::Stored
+        },
+    },
+    Declaration {
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+        apply: |o, v| {
+            o.multipv = v.number() as u32;
+            Change::Stored
+        },
+    },
+    Declaration {
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+        apply: |o, v| {
+            o.ponder = v.flag();
+            Change::Stored
+        },
+    },
+    Declaration {
+        name: "UCI_Chess960",
+        kind: Kind::Check { default: false },
+        apply: |o, v| {
+            o.chess960 = v.flag();
+            Change::Stored
+        },
+    },
+    Declaration {
+        name: "OwnBook",
+        kind: Kind::Check { default: false },
+        apply: |o, v| {
+            o.own_book = v.flag();
+            Change::Stored
+        },
+    },
+    Declaration {
+        name: "BookFile",
+        kind: Kind::Path,
+        // The engine stores the path once the book has loaded.
+        apply: |_, v| Change::OpenBook(v.text()),
+    },
+    Declaration {
+        name: "UCI_ShowWDL",
+        kind: Kind::Check { default: false },
+        apply: |o, v| {
+            o.show_wdl = v.flag();
+            Change::Stored
+        },
+    },
+    Declaration {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check { default: false },
+        apply: |o, v| {
+            o.limit_strength = v.flag();
+            Change::Stored
+        },
+    },
+    Declaration {
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            default: strength::MIN_ELO as i64,
+            min: strength::MIN_ELO as i64,
+            max: strength::MAX_ELO as i64,
+        },
+        apply: |o, v| {
+            o.elo = v.number() as u32;
+            Change::Stored
+        },
+    },
+];
+
+/// The declarations printed after `uci`.
+pub fn specs() -> Vec<OptionSpec> {
+    DECLARATIONS
+        .iter()
+        .map(|declaration| OptionSpec {
+            name: declaration.name.to_string(),
+            kind: match declaration.kind {
+                Kind::Spin { default, min, max } => OptionKind::Spin { default, min, max },
+                Kind::Check { default } => OptionKind::Check { default },
+                Kind::Button => OptionKind::Button,
+                Kind::Path => OptionKind::String {
+                    default: String::new(),
+                },
+            },
+        })
+        .collect()
+}
+
+impl Options {
+    /// Applies `setoption name <name> value <value>` (names are case-insensitive); on
+    /// error nothing changes.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+        let wanted = name.trim();
+        let declaration = DECLARATIONS
+            .iter()
+            .find(|d| d.name.eq_ignore_ascii_case(wanted))
+            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let value = match declaration.kind {
+            Kind::Spin { min, max, .. } => {
+                Value::Number(parse_spin(declaration.name, min, max, value)?)
+            }
+            Kind::Check { .. } => Value::Flag(parse_check(declaration.name, value)?),
+            Kind::Button => Value::Press,
+            Kind::Path => Value::Text(parse_path(value)),
+        };
+        Ok((declaration.apply)(self, value))
+    }
+}
+
+fn parse_spin(name: &str, min: i64, max: i64, value: Option<&str>) -> Result<i64, OptionError> {
     let text = value
         .map(str::trim)
         .filter(|v| !v.is_empty())
