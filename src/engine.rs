@@ -279,7 +279,11 @@ impl Engine {
 
     /// The search that has been started and not yet answered with `bestmove`.
     fn running(&mut self) -> Option<&mut ActiveSearch> {
-        if self.active.as_mut().is_some_and(|a| a.is_finished()) {
+        if self
+            .active
+            .as_mut()
+            .is_some_and(super::search::thread::ActiveSearch::is_finished)
+        {
             self.active = None;
         }
         self.active.as_mut()

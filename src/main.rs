@@ -3,6 +3,9 @@
 //! The tools `analyze`, `datagen` and `tune` take `--flag value` arguments instead (see
 //! their modules).
 
+// The library's lint policy (see lib.rs), for the binary's few lines.
+#![warn(clippy::all, clippy::unwrap_used, clippy::dbg_macro, clippy::todo)]
+
 use std::process::ExitCode;
 use std::sync::Arc;
 

@@ -192,7 +192,7 @@ impl PerftTable {
 /// `std::thread::available_parallelism()` threads, which share a [`PerftTable`] from
 /// depth 5 on.
 pub fn divide(board: &Board, depth: u32, chess960: bool) -> Vec<(UciMove, u64)> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     divide_with(board, depth, chess960, threads, true)
 }
 

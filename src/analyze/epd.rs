@@ -139,7 +139,10 @@ pub fn parse_line(line: &str, chess960: bool) -> Result<EpdRecord, EpdError> {
                 .ok_or_else(|| EpdError::NoOperand(opcode.to_string())),
         }
     };
-    let mut fen: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+    let mut fen: Vec<String> = fields
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     if fen.len() == 4 {
         let halfmove = operand("hmvc")?;
         let fullmove = operand("fmvn")?;

@@ -34,7 +34,7 @@ fn flipped(board: &Board) -> Board {
     }
     flip.side_to_move = !original.side_to_move;
     flip.castle_rights = [original.castle_rights[1], original.castle_rights[0]];
-    flip.en_passant = original.en_passant.map(|sq| sq.flip_rank());
+    flip.en_passant = original.en_passant.map(cozy_chess::Square::flip_rank);
     match flip.build() {
         Ok(board) => board,
         Err(e) => panic!("cannot flip {board}: {e:?}"),

@@ -178,7 +178,7 @@ impl TranspositionTable {
     pub fn clear(&self) {
         let bytes = self.clusters.len() * CLUSTER_BYTES;
         let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
+            .map_or(1, std::num::NonZero::get)
             .min(MAX_CLEAR_THREADS)
             .min(bytes / PARALLEL_CLEAR_BYTES)
             .max(1);

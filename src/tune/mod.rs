@@ -144,7 +144,7 @@ impl Options {
             &[],
         )?;
         let defaults = TrainConfig::default();
-        let all_cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let all_cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         let options = Options {
             data: flags.require::<PathBuf>("--data", "a file name")?,
             out: flags

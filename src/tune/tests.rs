@@ -284,7 +284,7 @@ fn tuning_recovers_changed_weights() {
     let before = problem.loss(&start, 2);
     let mut last = f64::NAN;
     let tuned = train(&problem, &start, Some(&trainable), &config, |r| {
-        last = r.loss
+        last = r.loss;
     });
     let after = problem.loss(&tuned, 2);
     assert_eq!(after, last);
@@ -374,7 +374,7 @@ fn held_out_positions_pick_the_epoch_and_stay_out_of_training() {
     let mut losses = Vec::new();
     train(&alone, &start, None, &config, |r| {
         assert!(r.kept);
-        losses.push(r.loss)
+        losses.push(r.loss);
     });
     assert_eq!(losses, reports.iter().map(|r| r.loss).collect::<Vec<_>>());
 }
