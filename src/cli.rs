@@ -1,51 +1,37 @@
 //! Flags of the tool subcommands (`cutoff datagen ...`, `cutoff tune ...`): a small typed
 //! parser for `--name value` pairs and `--switch`es, with errors that name the flag.
 
-use std::fmt;
 use std::str::FromStr;
 
 /// Why a command line was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CliError {
     /// A flag the subcommand does not know.
+    #[error("unknown flag '{0}'")]
     Unknown(String),
     /// A flag given twice.
+    #[error("flag '{0}' given twice")]
     Repeated(String),
     /// A flag that needs a value came last.
+    #[error("flag '{0}' needs a value")]
     MissingValue(String),
     /// A value that does not parse as the flag expects.
+    #[error("flag '{flag}': '{value}' is not {expected}")]
     BadValue {
         flag: String,
         value: String,
         expected: &'static str,
     },
     /// A required flag is absent.
+    #[error("flag '{0}' is required")]
     Required(String),
     /// A word that is not a flag.
+    #[error("unexpected argument '{0}'")]
     Stray(String),
     /// A value outside the allowed range, or another semantic problem.
+    #[error("{0}")]
     Invalid(String),
 }
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CliError::Unknown(flag) => write!(f, "unknown flag '{flag}'"),
-            CliError::Repeated(flag) => write!(f, "flag '{flag}' given twice"),
-            CliError::MissingValue(flag) => write!(f, "flag '{flag}' needs a value"),
-            CliError::BadValue {
-                flag,
-                value,
-                expected,
-            } => write!(f, "flag '{flag}': '{value}' is not {expected}"),
-            CliError::Required(flag) => write!(f, "flag '{flag}' is required"),
-            CliError::Stray(word) => write!(f, "unexpected argument '{word}'"),
-            CliError::Invalid(why) => write!(f, "{why}"),
-        }
-    }
-}
-
-impl std::error::Error for CliError {}
 
 /// The parsed flags of one subcommand. Every flag must be declared by the subcommand
 /// (`value_flags` take a value, `switches` do not); values are converted on demand.

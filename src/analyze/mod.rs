@@ -18,7 +18,6 @@ pub mod epd;
 pub mod json;
 pub mod san;
 
-use std::fmt;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
@@ -38,38 +37,26 @@ use json::Object;
 /// The search time per position when no limit is given.
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 
+/// How `analyze` is called, shown after a command-line error.
+const USAGE: &str = "usage: cutoff analyze FILE.epd [--movetime MS] [--depth D] [--nodes N] \
+                     [--threads T] [--hash MB] [--chess960]";
+
 /// Why `analyze` could not run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum AnalyzeError {
-    Flags(CliError),
+    /// A bad command line.
+    #[error("{0}\n{USAGE}")]
+    Flags(#[from] CliError),
+    /// A file could not be read.
+    #[error("{path}: {source}")]
     Io {
         path: String,
-        error: std::io::Error,
+        #[source]
+        source: std::io::Error,
     },
     /// The analysis thread could not be started or died.
+    #[error("{0}")]
     Thread(String),
-}
-
-impl fmt::Display for AnalyzeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AnalyzeError::Flags(error) => write!(
-                f,
-                "{error}\nusage: cutoff analyze FILE.epd [--movetime MS] [--depth D] \
-                 [--nodes N] [--threads T] [--hash MB] [--chess960]"
-            ),
-            AnalyzeError::Io { path, error } => write!(f, "{path}: {error}"),
-            AnalyzeError::Thread(why) => write!(f, "{why}"),
-        }
-    }
-}
-
-impl std::error::Error for AnalyzeError {}
-
-impl From<CliError> for AnalyzeError {
-    fn from(error: CliError) -> Self {
-        AnalyzeError::Flags(error)
-    }
 }
 
 /// What one run does.
@@ -88,9 +75,9 @@ const SWITCHES: &[&str] = &["--chess960"];
 /// Runs `analyze` with the words after the subcommand name.
 pub fn main(args: &[String]) -> Result<(), AnalyzeError> {
     let config = parse_args(args)?;
-    let text = std::fs::read(&config.path).map_err(|error| AnalyzeError::Io {
+    let text = std::fs::read(&config.path).map_err(|source| AnalyzeError::Io {
         path: config.path.clone(),
-        error,
+        source,
     })?;
     // The search recurses deeply: run it on a thread with the search thread's stack.
     std::thread::scope(|scope| {
@@ -184,9 +171,9 @@ fn run(config: &Config, text: &[u8]) -> Result<(), AnalyzeError> {
         move_overhead: Duration::ZERO,
         ..Settings::default()
     };
-    let stdout_error = |error| AnalyzeError::Io {
+    let stdout_error = |source| AnalyzeError::Io {
         path: "stdout".into(),
-        error,
+        source,
     };
     let mut stdout = std::io::stdout().lock();
     let mut tally = Tally::default();

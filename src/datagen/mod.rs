@@ -18,7 +18,6 @@ mod game;
 mod opening;
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,36 +32,25 @@ use crate::search::tt::TranspositionTable;
 pub use game::{Ending, Outcome, Record, Sample};
 
 /// Why `datagen` could not run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum DatagenError {
-    Flags(CliError),
+    /// A bad command line.
+    #[error("{0}")]
+    Flags(#[from] CliError),
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
     Io {
         path: String,
-        error: std::io::Error,
+        #[source]
+        source: std::io::Error,
     },
+    /// A line of the opening book is not a position.
+    #[error("{path}:{line}: {why}")]
     Book {
         path: String,
         line: usize,
         why: String,
     },
-}
-
-impl fmt::Display for DatagenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DatagenError::Flags(error) => write!(f, "{error}"),
-            DatagenError::Io { path, error } => write!(f, "{path}: {error}"),
-            DatagenError::Book { path, line, why } => write!(f, "{path}:{line}: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for DatagenError {}
-
-impl From<CliError> for DatagenError {
-    fn from(error: CliError) -> Self {
-        DatagenError::Flags(error)
-    }
 }
 
 /// What one run does.
@@ -153,9 +141,9 @@ pub fn parse_args(args: &[String]) -> Result<Config, DatagenError> {
 /// Reads an EPD or FEN file: the first four fields of each non-empty line are a position
 /// (operations after them are ignored; halfmove and fullmove fields may follow).
 pub fn read_book(path: &str) -> Result<Vec<Game>, DatagenError> {
-    let io_error = |error| DatagenError::Io {
+    let io_error = |source| DatagenError::Io {
         path: path.to_string(),
-        error,
+        source,
     };
     let reader = BufReader::new(File::open(path).map_err(io_error)?);
     let mut book = Vec::new();
@@ -195,9 +183,9 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Record
 /// Plays the run's games on `config.threads` threads and appends them, in game order, to
 /// `config.out`.
 pub fn run(config: &Config) -> Result<(), DatagenError> {
-    let io_error = |error| DatagenError::Io {
+    let io_error = |source| DatagenError::Io {
         path: config.out.clone(),
-        error,
+        source,
     };
     let file = OpenOptions::new()
         .create(true)
@@ -242,7 +230,7 @@ pub fn run(config: &Config) -> Result<(), DatagenError> {
                 if worker == 0 {
                     return Err(DatagenError::Io {
                         path: "datagen thread 0".into(),
-                        error,
+                        source: error,
                     });
                 }
                 break;

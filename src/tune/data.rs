@@ -114,20 +114,16 @@ impl fmt::Display for LineError {
 impl std::error::Error for LineError {}
 
 /// A data line that could not be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {error} in '{text}'")]
 pub struct BadLine {
     /// 1-based line number in the file.
     pub line: usize,
     /// The line's text (cut short if very long).
     pub text: String,
     /// What is wrong with it.
+    #[source]
     pub error: LineError,
-}
-
-impl fmt::Display for BadLine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {} in '{}'", self.line, self.error, self.text)
-    }
 }
 
 /// One parsed data line.

@@ -33,7 +33,6 @@ mod par;
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -53,56 +52,35 @@ pub const DEFAULT_HOLDOUT: f64 = 0.05;
 const MOVERS_SHOWN: usize = 20;
 
 /// Why a tuning run failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TuneError {
     /// A bad command line.
-    Cli(CliError),
+    #[error("{0}")]
+    Flags(#[from] CliError),
     /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// The system's error.
+        #[source]
         source: std::io::Error,
     },
     /// A data line is malformed.
+    #[error("{}: {bad}", path.display())]
     Data {
         /// The data file.
         path: PathBuf,
         /// The line and what is wrong with it.
+        #[source]
         bad: BadLine,
     },
     /// The data file holds no positions (or none left to train on after `--holdout`).
-    NoPositions(PathBuf),
-}
-
-impl fmt::Display for TuneError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TuneError::Cli(e) => write!(f, "{e}"),
-            TuneError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            TuneError::Data { path, bad } => write!(f, "{}: {bad}", path.display()),
-            TuneError::NoPositions(path) => {
-                write!(f, "{}: no positions to train on", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for TuneError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            TuneError::Cli(e) => Some(e),
-            TuneError::Io { source, .. } => Some(source),
-            TuneError::Data { bad, .. } => Some(&bad.error),
-            TuneError::NoPositions(_) => None,
-        }
-    }
-}
-
-impl From<CliError> for TuneError {
-    fn from(e: CliError) -> TuneError {
-        TuneError::Cli(e)
-    }
+    #[error("{}: no positions to train on", path.display())]
+    NoPositions {
+        /// The data file.
+        path: PathBuf,
+    },
 }
 
 /// The settings of one run, from the command line.
@@ -212,7 +190,7 @@ pub fn main(args: &[String]) -> Result<(), TuneError> {
     // Also refuses an empty file: no positions means none to train on.
     let training = training_count(data.len(), options.holdout);
     if training == 0 {
-        return Err(TuneError::NoPositions(options.data));
+        return Err(TuneError::NoPositions { path: options.data });
     }
     eprintln!(
         "tune: loaded {} positions from {} in {:.2} s ({} bytes per position, {} threads)",
