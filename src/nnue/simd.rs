@@ -162,30 +162,54 @@ pub fn refresh_scalar(dst: &mut [Chunk], bias: &[Chunk], rows: &[&[Chunk]]) {
 // Output layer: Σ clamp(acc, 0, QA)² · w.
 
 /// `Σ clamp(acc, 0, QA)² · w` over the chunks, wrapping in `i32`. `lizard` says that every
-/// weight is within ±128, so that `clamp(acc) · w` fits in `i16` (the AVX2 kernel's
-/// multiply-low trick); without it the scalar kernel runs, which is exact for any weight.
+/// weight is within ±128, so that `clamp(acc) · w` fits in `i16` (the multiply-low trick
+/// of the AVX2 kernel and its scalar twin); without it [`screlu_dot_wide`] runs, which is
+/// exact for any weight.
 #[inline(always)]
 pub fn screlu_dot(backend: Backend, lizard: bool, acc: &[Chunk], weights: &[Chunk]) -> i32 {
     assert_eq!(acc.len(), weights.len(), "accumulator and weights differ");
+    if !lizard {
+        return screlu_dot_wide(acc, weights);
+    }
     #[cfg(target_arch = "x86_64")]
-    if lizard && use_avx2(backend) {
+    if use_avx2(backend) {
         // SAFETY: `use_avx2` checked that this CPU has AVX2, both slices have the same
         // length (asserted above), and `lizard` promises |w| <= 128 for the i16 products.
         return unsafe { avx2::screlu_dot(acc, weights) };
     }
-    let _ = (backend, lizard);
+    let _ = backend;
     screlu_dot_scalar(acc, weights)
 }
 
-/// The scalar twin of `avx2::screlu_dot`: exact for every `i16` weight, since
-/// `255² · 32767 < 2³¹`.
+/// The values of `chunks`, in order, as one flat slice.
+#[inline(always)]
+fn flat(chunks: &[Chunk]) -> &[i16] {
+    // SAFETY: `Chunk` is `repr(C)` around exactly `[i16; 16]` (32 bytes, its alignment, so
+    // no padding between chunks): `chunks` is `16 · len` initialised, contiguous `i16`s,
+    // suitably aligned, borrowed for the lifetime of the result.
+    unsafe { std::slice::from_raw_parts(chunks.as_ptr().cast::<i16>(), chunks.len() * CHUNK) }
+}
+
+/// The scalar twin of `avx2::screlu_dot`, for weights within ±128: `(v · w)` in `i16`
+/// (exact, `255 · 128 < 2¹⁵`), times `v` in `i32`, which the compiler vectorises with
+/// the SSE2 multiply-add. For larger weights the product wraps: use [`screlu_dot_wide`].
+/// (Written over flat slices: per chunk, the compiler vectorised across chunks instead.)
 pub fn screlu_dot_scalar(acc: &[Chunk], weights: &[Chunk]) -> i32 {
     let mut sum = 0i32;
-    for (a, w) in acc.iter().zip(weights) {
-        for (&x, &w) in a.0.iter().zip(&w.0) {
-            let v = i32::from(x).clamp(0, QA);
-            sum = sum.wrapping_add(v * v * i32::from(w));
-        }
+    for (&x, &w) in flat(acc).iter().zip(flat(weights)) {
+        let v = x.clamp(0, QA as i16);
+        sum = sum.wrapping_add(i32::from(v.wrapping_mul(w)) * i32::from(v));
+    }
+    sum
+}
+
+/// `Σ clamp(acc, 0, QA)² · w` in plain `i32`: exact for every `i16` weight, since
+/// `255² · 32767 < 2³¹`.
+pub fn screlu_dot_wide(acc: &[Chunk], weights: &[Chunk]) -> i32 {
+    let mut sum = 0i32;
+    for (&x, &w) in flat(acc).iter().zip(flat(weights)) {
+        let v = i32::from(x).clamp(0, QA);
+        sum = sum.wrapping_add(v * v * i32::from(w));
     }
     sum
 }

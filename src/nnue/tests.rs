@@ -319,18 +319,35 @@ fn avx2_and_scalar_kernels_agree() {
         simd::refresh(Backend::Avx2, &mut avx2, &src, &all);
         assert_eq!(scalar, avx2);
         for acc in [&src, &a, &b] {
-            assert_eq!(
-                simd::screlu_dot(Backend::Scalar, true, acc, &weights),
-                simd::screlu_dot(Backend::Avx2, true, acc, &weights)
-            );
+            let wide = simd::screlu_dot_wide(acc, &weights);
+            assert_eq!(simd::screlu_dot(Backend::Scalar, true, acc, &weights), wide);
+            assert_eq!(simd::screlu_dot(Backend::Avx2, true, acc, &weights), wide);
         }
+    }
+}
+
+#[test]
+fn the_i16_product_trick_is_exact_within_its_weight_range() {
+    let mut rng = SplitMix64::new(22);
+    for _ in 0..200 {
+        let mut chunks = |range: i32| -> Vec<Chunk> {
+            (0..4)
+                .map(|_| Chunk(std::array::from_fn(|_| uniform(&mut rng, range))))
+                .collect()
+        };
+        let (acc, weights) = (chunks(1_000), chunks(128));
+        assert_eq!(
+            simd::screlu_dot_scalar(&acc, &weights),
+            simd::screlu_dot_wide(&acc, &weights)
+        );
     }
 }
 
 #[test]
 fn avx2_and_scalar_networks_agree_on_every_position() {
     let boards = random_positions(300, 31);
-    // Realistic weights, and output weights beyond ±128 (AVX2 falls back to scalar there).
+    // Realistic weights, and output weights beyond ±128 (where every backend runs the wide
+    // scalar kernel).
     for (output_range, seed) in [(OUTPUT_RANGE, 32), (30_000, 33)] {
         let params = random_params(48, seed, FEATURE_RANGE, output_range);
         let evals: Vec<Vec<i32>> = backends()
