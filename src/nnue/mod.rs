@@ -1,4 +1,14 @@
 //! The neural evaluation (NNUE): a perspective network read from a checked file
-//! (`file.rs`).
+//! (`file.rs`), laid out in aligned chunks (`network.rs`), run by scalar or AVX2 kernels
+//! (`simd.rs`) and updated incrementally and lazily along the search's line (`stack.rs`).
 
 pub mod file;
+pub mod network;
+pub mod simd;
+pub mod stack;
+#[cfg(test)]
+mod tests;
+
+pub use network::{evaluate_fresh, Network};
+pub use simd::Backend;
+pub use stack::{NnueStack, STACK_PLIES};

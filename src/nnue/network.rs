@@ -1,0 +1,163 @@
+//! The network in memory, laid out for the kernels of `simd.rs`: every row of weights in
+//! 32-byte aligned [`Chunk`]s, and the fresh (non-incremental) scalar evaluation that is
+//! the reference for everything faster.
+
+use cozy_chess::{Board, Color};
+
+use super::file::{feature_index, NetFileError, NetworkParams, INPUTS, QA, QB, SCALE};
+use super::simd::{self, Backend, Chunk, CHUNK};
+
+/// A loaded network: parameters in aligned chunks, and the backend that runs it.
+#[derive(Debug, Clone)]
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS` rows of `hidden / 16` chunks, feature-major.
+    feature_weights: Vec<Chunk>,
+    feature_bias: Vec<Chunk>,
+    /// The side to move's `hidden / 16` chunks, then the other side's.
+    output_weights: Vec<Chunk>,
+    output_bias: i32,
+    /// Every output weight is within ±128, so the AVX2 output kernel is exact.
+    lizard: bool,
+    backend: Backend,
+}
+
+/// Packs `values` (a multiple of 16 of them) into chunks.
+fn chunks(values: &[i16]) -> Vec<Chunk> {
+    values
+        .chunks_exact(CHUNK)
+        .map(|c| {
+            let mut chunk = Chunk::default();
+            chunk.0.copy_from_slice(c);
+            chunk
+        })
+        .collect()
+}
+
+impl Network {
+    /// The network of `params`, run by the fastest backend of this CPU. Refuses a hidden
+    /// size that is not a positive multiple of 16 or vectors of the wrong lengths.
+    pub fn from_params(params: &NetworkParams) -> Result<Network, NetFileError> {
+        let hidden = params.hidden;
+        if hidden == 0 || !hidden.is_multiple_of(CHUNK) {
+            return Err(NetFileError::Hidden(
+                u32::try_from(hidden).unwrap_or(u32::MAX),
+            ));
+        }
+        let lengths = [
+            (params.feature_weights.len(), INPUTS * hidden),
+            (params.feature_bias.len(), hidden),
+            (params.output_weights.len(), 2 * hidden),
+        ];
+        if let Some(&(found, expected)) = lengths.iter().find(|(found, want)| found != want) {
+            return Err(NetFileError::Size { expected, found });
+        }
+        Ok(Network {
+            hidden,
+            feature_weights: chunks(&params.feature_weights),
+            feature_bias: chunks(&params.feature_bias),
+            output_weights: chunks(&params.output_weights),
+            output_bias: params.output_bias,
+            lizard: params
+                .output_weights
+                .iter()
+                .all(|w| w.unsigned_abs() <= 128),
+            backend: Backend::detected(),
+        })
+    }
+
+    /// Reads a network file (see `file.rs`), with all its checks.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetFileError> {
+        Network::from_params(&NetworkParams::from_bytes(bytes)?)
+    }
+
+    /// Hidden units per perspective.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The backend that runs this network.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Runs this network with `backend` if this CPU supports it (returns whether it does;
+    /// an unsupported backend leaves the network unchanged). Every backend gives the same
+    /// numbers; this is for tests and benchmarks.
+    pub fn set_backend(&mut self, backend: Backend) -> bool {
+        let supported = backend.is_supported();
+        if supported {
+            self.backend = backend;
+        }
+        supported
+    }
+
+    /// Chunks per perspective's accumulator.
+    pub(crate) fn chunks(&self) -> usize {
+        self.hidden / CHUNK
+    }
+
+    /// The weights of input `feature` (`0..INPUTS`).
+    #[inline(always)]
+    pub(crate) fn row(&self, feature: usize) -> &[Chunk] {
+        let n = self.chunks();
+        &self.feature_weights[feature * n..(feature + 1) * n]
+    }
+
+    pub(crate) fn bias(&self) -> &[Chunk] {
+        &self.feature_bias
+    }
+
+    /// Fills `us` and `them` with the accumulators of `board` seen from `perspective` and
+    /// from the other side (scalar kernels if `backend` is `Scalar`).
+    pub(crate) fn refresh(
+        &self,
+        backend: Backend,
+        board: &Board,
+        perspective: Color,
+        acc: &mut [Chunk],
+    ) {
+        let mut rows: Vec<&[Chunk]> = Vec::with_capacity(32);
+        for square in board.occupied() {
+            if let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) {
+                rows.push(self.row(feature_index(perspective, color, piece, square)));
+            }
+        }
+        simd::refresh(backend, acc, self.bias(), &rows);
+    }
+
+    /// The evaluation in centipawns for the side to move, from its accumulator `us` and the
+    /// other side's `them`.
+    #[inline(always)]
+    pub(crate) fn output(&self, backend: Backend, us: &[Chunk], them: &[Chunk]) -> i32 {
+        let n = self.chunks();
+        let (w_us, w_them) = self.output_weights.split_at(n);
+        let sum = simd::screlu_dot(backend, self.lizard, us, w_us).wrapping_add(simd::screlu_dot(
+            backend,
+            self.lizard,
+            them,
+            w_them,
+        ));
+        scale_output(sum, self.output_bias)
+    }
+}
+
+/// `(sum / QA + bias) · SCALE / (QA · QB)`, the file's formula, computed in `i64` so that
+/// no intermediate overflows (the result is then within `i32`).
+#[inline(always)]
+pub fn scale_output(sum: i32, bias: i32) -> i32 {
+    let cp = (i64::from(sum / QA) + i64::from(bias)) * i64::from(SCALE) / i64::from(QA * QB);
+    cp as i32
+}
+
+/// The evaluation of `board` in centipawns for its side to move, recomputed from scratch
+/// with the scalar kernels: the reference for the incremental and vectorised paths.
+pub fn evaluate_fresh(net: &Network, board: &Board) -> i32 {
+    let n = net.chunks();
+    let mut us = vec![Chunk::default(); n];
+    let mut them = vec![Chunk::default(); n];
+    let stm = board.side_to_move();
+    net.refresh(Backend::Scalar, board, stm, &mut us);
+    net.refresh(Backend::Scalar, board, !stm, &mut them);
+    net.output(Backend::Scalar, &us, &them)
+}
