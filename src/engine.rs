@@ -24,6 +24,7 @@ use crossbeam_channel::Receiver;
 use protocol::{Command, GoParams, OptionSpec, Response};
 
 use crate::book::Book;
+use crate::nnue::{self, Network};
 use crate::options::{self, Change, Options};
 use crate::output::Output;
 use crate::position::{from_uci, to_uci, Game};
@@ -57,6 +58,9 @@ pub struct Engine {
     debug: bool,
     /// The Polyglot book named by `BookFile`, if one is loaded.
     book: Option<Book>,
+    /// The network the searches evaluate with (`EvalFile`, or the one built in); `None`
+    /// for the hand-crafted evaluation.
+    network: Option<Arc<Network>>,
     /// Draws the book moves and seeds the weakened play of `UCI_LimitStrength`; seeded
     /// from the clock so that games vary.
     rng: SplitMix64,
@@ -76,6 +80,7 @@ impl Engine {
             waiting: VecDeque::new(),
             debug: false,
             book: None,
+            network: nnue::embedded(),
             rng: SplitMix64::new(clock_seed()),
         })
     }
@@ -159,7 +164,10 @@ impl Engine {
             Command::Display => self
                 .out
                 .line(&display::board(&self.game.board, self.options.chess960)),
-            Command::Eval => self.out.line(&eval::report(&self.game.board)),
+            Command::Eval => self.out.line(&match &self.network {
+                Some(network) => nnue::report(network, &self.game.board),
+                None => eval::report(&self.game.board),
+            }),
             Command::Bench { depth } => bench::run(depth, &self.out),
             Command::Perft { depth } => {
                 if depth > perft::MAX_DEPTH {
@@ -247,6 +255,7 @@ impl Engine {
                 self.histories.clear();
             }
             Ok(Change::OpenBook(path)) => self.open_book(path),
+            Ok(Change::LoadNetwork(path)) => self.load_network(path),
             Err(error) => self.out.error(&error.to_string()),
         }
     }
@@ -270,6 +279,32 @@ impl Engine {
             }
         }
         self.options.book_file = path;
+    }
+
+    /// Loads the network at `path` (an empty path returns to the built-in evaluation); a
+    /// file that cannot be read or is no valid network is refused, and the old one stays.
+    fn load_network(&mut self, path: String) {
+        if path.is_empty() {
+            self.network = nnue::embedded();
+        } else {
+            let loaded = std::fs::read(&path)
+                .map_err(|error| error.to_string())
+                .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
+            match loaded {
+                Ok(network) => {
+                    self.out.info_string(&format!(
+                        "EvalFile {path}: network with {} hidden units",
+                        network.hidden()
+                    ));
+                    self.network = Some(Arc::new(network));
+                }
+                Err(why) => {
+                    self.out.error(&format!("EvalFile {path}: {why}"));
+                    return;
+                }
+            }
+        }
+        self.options.eval_file = path;
     }
 
     fn new_game(&mut self) {
@@ -321,6 +356,7 @@ impl Engine {
                     .limit_strength
                     .then(|| Strength::new(self.options.elo, self.rng.next_u64())),
                 show_wdl: self.options.show_wdl,
+                network: self.network.clone(),
             },
         };
         self.active = self.search_thread.start(

@@ -20,6 +20,8 @@ pub struct Options {
     pub own_book: bool,
     /// The path of the loaded Polyglot book; empty when there is none.
     pub book_file: String,
+    /// The path of the loaded network (`EvalFile`); empty for the built-in evaluation.
+    pub eval_file: String,
     /// `UCI_ShowWDL`: win/draw/loss estimates in `info` lines.
     pub show_wdl: bool,
     /// `UCI_LimitStrength`: play at `UCI_Elo` instead of full strength.
@@ -39,6 +41,7 @@ impl Default for Options {
             chess960: false,
             own_book: false,
             book_file: String::new(),
+            eval_file: String::new(),
             show_wdl: false,
             limit_strength: false,
             elo: 0,
@@ -69,6 +72,9 @@ pub enum Change {
     /// The book at this path (none if empty) must be loaded; the engine stores the path in
     /// [`Options::book_file`] only if that succeeds.
     OpenBook(String),
+    /// The network at this path (the built-in evaluation if empty) must be loaded; the
+    /// engine stores the path in [`Options::eval_file`] only if that succeeds.
+    LoadNetwork(String),
 }
 
 /// Why a `setoption` was refused.
@@ -255,6 +261,12 @@ const DECLARATIONS: &[Declaration] = &[
         kind: Kind::Path,
         // The engine stores the path once the book has loaded.
         apply: |_, v| Change::OpenBook(v.text()),
+    },
+    Declaration {
+        name: "EvalFile",
+        kind: Kind::Path,
+        // The engine stores the path once the network has loaded.
+        apply: |_, v| Change::LoadNetwork(v.text()),
     },
     Declaration {
         name: "UCI_ShowWDL",

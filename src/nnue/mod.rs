@@ -2,13 +2,17 @@
 //! (`file.rs`), laid out in aligned chunks (`network.rs`), run by scalar or AVX2 kernels
 //! (`simd.rs`) and updated incrementally and lazily along the search's line (`stack.rs`).
 
+pub mod embedded;
 pub mod file;
 pub mod network;
+pub mod report;
 pub mod simd;
 pub mod stack;
 #[cfg(test)]
 mod tests;
 
+pub use embedded::embedded;
 pub use network::{evaluate_fresh, Network};
+pub use report::report;
 pub use simd::Backend;
 pub use stack::{NnueStack, STACK_PLIES};

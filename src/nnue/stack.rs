@@ -236,11 +236,11 @@ fn update(
         (None, None) => simd::update(backend, dst, src, [add], [sub]),
         (Some(taken), None) => simd::update(backend, dst, src, [add], [sub, taken]),
         (None, Some((rook_add, rook_sub))) => {
-            simd::update(backend, dst, src, [add, rook_add], [sub, rook_sub])
+            simd::update(backend, dst, src, [add, rook_add], [sub, rook_sub]);
         }
         // No legal move both captures and castles; handled for completeness.
         (Some(taken), Some((rook_add, rook_sub))) => {
-            simd::update(backend, dst, src, [add, rook_add], [sub, rook_sub, taken])
+            simd::update(backend, dst, src, [add, rook_add], [sub, rook_sub, taken]);
         }
     }
 }

@@ -12,6 +12,7 @@ use cozy_chess::{Board, Move};
 use protocol::{Info, Response, Score, ScoreBound};
 
 use super::control::{Control, SharedState};
+use super::evaluator::Evaluator;
 use super::history::{Histories, HistoryStore};
 use super::report::Line;
 use super::score::{is_mate, mate_moves, INFINITY, MAX_PLY};
@@ -36,7 +37,8 @@ fn run(
     id: usize,
 ) -> (SearchOutcome, Box<Histories>) {
     let board = &job.game.board;
-    let mut searcher = Searcher::new(tt, histories, control, &job.game.history);
+    let evaluator = Evaluator::new(job.settings.network.as_ref(), board);
+    let mut searcher = Searcher::new(tt, histories, control, &job.game.history, evaluator);
     searcher.reporter = out.map(|out| Reporter {
         out,
         chess960: job.settings.chess960,

@@ -5,6 +5,7 @@
 
 mod alphabeta;
 mod control;
+pub mod evaluator;
 pub mod history;
 pub mod iterative;
 pub mod movepick;
@@ -82,7 +83,7 @@ impl Limits {
 }
 
 /// The options that shape a search.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Settings {
     /// Search threads (Lazy SMP); 1 searches on the calling thread alone.
     pub threads: usize,
@@ -93,6 +94,9 @@ pub struct Settings {
     pub strength: Option<strength::Strength>,
     /// `UCI_ShowWDL`: add win/draw/loss estimates to the `info` lines.
     pub show_wdl: bool,
+    /// The network to evaluate with; `None` uses the hand-crafted evaluation. By default
+    /// the network built into the binary, if it has one.
+    pub network: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 impl Default for Settings {
@@ -104,6 +108,7 @@ impl Default for Settings {
             move_overhead: Duration::from_millis(10),
             strength: None,
             show_wdl: false,
+            network: crate::nnue::embedded(),
         }
     }
 }
@@ -147,10 +152,20 @@ pub fn search(
 /// `limits` end it: for `bench`, tools and tests. `limits` must be bounded. The search
 /// starts from empty histories, so that the same call gives the same search.
 pub fn think(game: Game, limits: Limits, tt: &TranspositionTable) -> SearchOutcome {
+    think_with(game, limits, tt, Settings::default())
+}
+
+/// [`think`] with other settings (another network, Chess960).
+pub fn think_with(
+    game: Game,
+    limits: Limits,
+    tt: &TranspositionTable,
+    settings: Settings,
+) -> SearchOutcome {
     let job = SearchJob {
         game,
         limits,
-        settings: Settings::default(),
+        settings,
     };
     // The sender stays alive (and silent) for the whole search.
     let (_sender, receiver) = crossbeam_channel::unbounded();

@@ -4,6 +4,7 @@
 
 use cozy_chess::{Board, Move, Piece, Square};
 
+use super::evaluator::Evaluator;
 use crate::moves::MoveDelta;
 
 use super::control::Control;
@@ -135,6 +136,8 @@ pub struct Searcher<'a> {
     pub root_best: Option<(Move, i32)>,
     /// Where `currmove` lines go (main thread only).
     pub reporter: Option<Reporter<'a>>,
+    /// The evaluation, updated along the line by the make-move path.
+    pub evaluator: Evaluator,
 }
 
 /// The main thread's link to the GUI during the search.
@@ -155,6 +158,7 @@ impl<'a> Searcher<'a> {
         histories: Box<Histories>,
         control: Control<'a>,
         game_history: &[u64],
+        evaluator: Evaluator,
     ) -> Searcher<'a> {
         let mut path = Vec::with_capacity(game_history.len() + MAX_PLY + 8);
         path.extend_from_slice(game_history);
@@ -174,6 +178,7 @@ impl<'a> Searcher<'a> {
             root_nodes: Vec::new(),
             root_best: None,
             reporter: None,
+            evaluator,
         }
     }
 
@@ -198,6 +203,7 @@ impl<'a> Searcher<'a> {
         frame.moved = Some((delta.piece, mv.to));
         frame.delta = Some(delta);
         self.path.push(board.hash());
+        self.evaluator.push(&delta);
     }
 
     /// Makes the null move from `board` at `ply`, if the position allows one (not in
@@ -209,6 +215,7 @@ impl<'a> Searcher<'a> {
         frame.moved = None;
         frame.delta = None;
         self.path.push(board.hash());
+        self.evaluator.push_null();
         Some(child)
     }
 
@@ -216,6 +223,7 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub fn unplay(&mut self) {
         self.path.pop();
+        self.evaluator.pop();
     }
 
     /// The static evaluation of `board`, the position at `ply`, from the side to move's
@@ -223,7 +231,7 @@ impl<'a> Searcher<'a> {
     /// deltas on the stack slots in here.
     #[inline]
     pub fn evaluate(&mut self, board: &Board, _ply: usize) -> i32 {
-        crate::eval::evaluate(board)
+        self.evaluator.evaluate(board)
     }
 
     /// Fifty-move rule, repetition (twice inside the tree, three times counting the

@@ -1,0 +1,144 @@
+//! The evaluation a search thread owns: the hand-crafted evaluation, which needs no state,
+//! or the network with its stack of accumulators, fed by the move deltas the searcher
+//! records. The search calls only `Searcher::evaluate`, which asks this.
+
+use std::sync::Arc;
+
+use cozy_chess::Board;
+
+use crate::moves::MoveDelta;
+use crate::nnue::{Network, NnueStack};
+
+/// One search thread's evaluation.
+pub enum Evaluator {
+    /// The hand-crafted evaluation (`eval/`).
+    Classical,
+    /// The network, with accumulators kept along the current line.
+    Network(Box<NnueStack>),
+}
+
+impl Evaluator {
+    /// The evaluation of a search from `root`: the network when one is loaded.
+    pub fn new(network: Option<&Arc<Network>>, root: &Board) -> Evaluator {
+        match network {
+            None => Evaluator::Classical,
+            Some(net) => {
+                let mut stack = Box::new(NnueStack::new(Arc::clone(net)));
+                stack.reset(root);
+                Evaluator::Network(stack)
+            }
+        }
+    }
+
+    /// A move was made: `delta` says what changed.
+    #[inline]
+    pub fn push(&mut self, delta: &MoveDelta) {
+        if let Evaluator::Network(stack) = self {
+            stack.push(delta);
+        }
+    }
+
+    /// A null move was made.
+    #[inline]
+    pub fn push_null(&mut self) {
+        if let Evaluator::Network(stack) = self {
+            stack.push_null();
+        }
+    }
+
+    /// The last move (or null move) was taken back.
+    #[inline]
+    pub fn pop(&mut self) {
+        if let Evaluator::Network(stack) = self {
+            stack.pop();
+        }
+    }
+
+    /// The evaluation of `board`, the position at the top of the line, from the side to
+    /// move's view.
+    #[inline]
+    pub fn evaluate(&mut self, board: &Board) -> i32 {
+        match self {
+            Evaluator::Classical => crate::eval::evaluate(board),
+            Evaluator::Network(stack) => {
+                let score = stack.evaluate(board);
+                // The library's tests and debug builds check every incremental evaluation
+                // of every search against a fresh computation.
+                if cfg!(any(test, debug_assertions)) {
+                    assert_eq!(
+                        score,
+                        crate::nnue::evaluate_fresh(stack.network(), board),
+                        "accumulators out of step at {board}"
+                    );
+                }
+                score
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::file::{NetworkParams, INPUTS};
+    use crate::position::{parse_fen, Game};
+    use crate::rng::SplitMix64;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::{think_with, Limits, Settings};
+
+    fn random_network(hidden: usize, seed: u64) -> Arc<Network> {
+        let mut rng = SplitMix64::new(seed);
+        let mut values = |n: usize, range: usize| -> Vec<i16> {
+            (0..n)
+                .map(|_| (rng.below(2 * range + 1) as i32 - range as i32) as i16)
+                .collect()
+        };
+        let params = NetworkParams {
+            hidden,
+            feature_weights: values(INPUTS * hidden, 120),
+            feature_bias: values(hidden, 120),
+            output_weights: values(2 * hidden, 127),
+            output_bias: 1000,
+        };
+        Arc::new(Network::from_bytes(&params.to_bytes()).unwrap())
+    }
+
+    /// Whole searches with a network: every evaluation on the way is checked against a
+    /// fresh one (the debug assertion above), through captures, en passant, promotions,
+    /// castling in both modes, null moves and the singular-extension searches.
+    #[test]
+    fn searches_keep_the_accumulators_in_step() {
+        let network = random_network(32, 9);
+        let tt = TranspositionTable::new(4);
+        for (fen, chess960) in [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            (
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                false,
+            ),
+            ("8/1P4k1/8/8/8/8/6Kp/8 w - - 0 1", false),
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                true,
+            ),
+        ] {
+            tt.clear();
+            let game = Game::new(parse_fen(fen, chess960).unwrap());
+            let settings = Settings {
+                network: Some(Arc::clone(&network)),
+                chess960,
+                ..Settings::default()
+            };
+            let limits = Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            };
+            let outcome = think_with(game, limits, &tt, settings);
+            assert!(outcome.best.is_some(), "{fen}");
+            assert!(outcome.nodes > 1_000, "{fen}");
+        }
+    }
+}

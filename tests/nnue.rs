@@ -1,0 +1,122 @@
+//! The `EvalFile` option and the `eval` command against the real `cutoff` binary: a
+//! network file written here (random weights, the documented format) is loaded and used
+//! by `eval` and by searches; missing, truncated and foreign files are refused with an
+//! error and the current evaluation kept.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{is_error, parse_bestmove, temp_dir, EngineProcess};
+use cutoff::nnue::file::{NetworkParams, INPUTS};
+use cutoff::rng::SplitMix64;
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A network with random weights in the trainer's ranges, as file bytes.
+fn random_network_bytes(hidden: usize, seed: u64) -> Vec<u8> {
+    let mut rng = SplitMix64::new(seed);
+    let mut values = |n: usize, range: i32| -> Vec<i16> {
+        (0..n)
+            .map(|_| (rng.below(2 * range as usize + 1) as i32 - range) as i16)
+            .collect()
+    };
+    NetworkParams {
+        hidden,
+        feature_weights: values(INPUTS * hidden, 200),
+        feature_bias: values(hidden, 200),
+        output_weights: values(2 * hidden, 127),
+        output_bias: 0,
+    }
+    .to_bytes()
+}
+
+/// The `Final evaluation` line's centipawns after `eval`.
+fn final_evaluation(engine: &mut EngineProcess) -> String {
+    engine.send("eval");
+    let lines = engine.sync();
+    match lines.iter().find(|l| l.starts_with("Final evaluation:")) {
+        Some(line) => line.clone(),
+        None => engine.fail(&format!("no final evaluation line in {lines:?}")),
+    }
+}
+
+#[test]
+fn eval_file_loads_a_network_that_eval_and_search_use() {
+    let dir = temp_dir("nnue", "load");
+    let path = dir.join("random.nnue");
+    std::fs::write(&path, random_network_bytes(32, 1)).unwrap();
+    let mut engine = EngineProcess::start();
+    engine.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let classical = final_evaluation(&mut engine);
+    engine.send(&format!("setoption name EvalFile value {}", path.display()));
+    let answer = engine.sync();
+    if answer.len() != 1 || !answer[0].contains("32 hidden units") {
+        engine.fail(&format!("expected the network's report, got {answer:?}"));
+    }
+    engine.send("eval");
+    let report = engine.sync();
+    if !report.iter().any(|l| l.starts_with("NNUE: 768 -> 32")) {
+        engine.fail(&format!("eval does not show the network: {report:?}"));
+    }
+    let network = final_evaluation(&mut engine);
+    assert_ne!(
+        classical, network,
+        "the network's verdict equals the classical one"
+    );
+
+    // The mirrored position (colours swapped, ranks flipped) gets exactly the opposite
+    // verdict from White's view.
+    engine.send("position fen rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3");
+    let mirrored = final_evaluation(&mut engine);
+    let cp = |line: &str| -> i32 { line.split_whitespace().nth(2).unwrap().parse().unwrap() };
+    assert_eq!(cp(&network), -cp(&mirrored), "{network} / {mirrored}");
+
+    engine.send("go depth 6");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let best = lines.last().and_then(|l| parse_bestmove(l));
+    assert!(best.is_some(), "no bestmove: {lines:?}");
+
+    // <empty> returns to the built-in evaluation.
+    engine.send("setoption name EvalFile value <empty>");
+    assert!(engine.sync().is_empty());
+    engine.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    assert_eq!(final_evaluation(&mut engine), classical);
+}
+
+#[test]
+fn bad_network_files_are_refused_and_the_current_network_kept() {
+    let dir = temp_dir("nnue", "bad");
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, random_network_bytes(16, 2)).unwrap();
+    let bytes = random_network_bytes(16, 3);
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let foreign = dir.join("foreign.nnue");
+    std::fs::write(&foreign, b"some other engine's network, not ours").unwrap();
+    let mut flipped = bytes.clone();
+    flipped[1000] ^= 0x40;
+    let damaged = dir.join("damaged.nnue");
+    std::fs::write(&damaged, &flipped).unwrap();
+
+    let mut engine = EngineProcess::start();
+    engine.send(&format!("setoption name EvalFile value {}", good.display()));
+    engine.sync();
+    let before = final_evaluation(&mut engine);
+    for (bad, why) in [
+        (dir.join("missing.nnue"), ""),
+        (truncated, "truncated"),
+        (foreign, "not a Cutoff network"),
+        (damaged, "checksum"),
+    ] {
+        engine.send(&format!("setoption name EvalFile value {}", bad.display()));
+        let answer = engine.sync();
+        if answer.len() != 1 || !is_error(&answer[0]) || !answer[0].contains(why) {
+            engine.fail(&format!(
+                "{}: expected one error ({why}), got {answer:?}",
+                bad.display()
+            ));
+        }
+        assert_eq!(final_evaluation(&mut engine), before, "{}", bad.display());
+    }
+}
