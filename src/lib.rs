@@ -20,6 +20,7 @@ mod playouts;
 pub mod position;
 pub mod rng;
 pub mod search;
+pub mod train;
 pub mod tune;
 pub mod uci;
 pub mod viri;
