@@ -18,6 +18,8 @@ use crate::rng::SplitMix64;
 /// Lanes of the partial sums in dot products, so that they vectorise (floating-point
 /// addition is not associative, so the compiler will not reorder one running sum).
 const LANES: usize = 8;
+/// Units per tile of the sparse passes (see [`accumulate`]); hidden sizes are multiples.
+const TILE: usize = 16;
 
 /// A float network: `params` holds, in order, the feature weights (`INPUTS × hidden`,
 /// feature-major), the feature biases (`hidden`), the output weights (`2 × hidden`, side to
@@ -29,14 +31,14 @@ pub struct Network {
 }
 
 impl Network {
-    /// A network of `hidden` units (a positive multiple of 8) with seeded random weights:
+    /// A network of `hidden` units (a positive multiple of 16) with seeded random weights:
     /// feature weights uniform in ±1/√32 (32 = the most active inputs, the effective fan-in
     /// of the sparse layer, so an accumulator starts with a spread of about ±0.5), output
     /// weights uniform in ±1/√(2H), biases zero.
     pub fn new(hidden: usize, seed: u64) -> Network {
         assert!(
-            hidden > 0 && hidden.is_multiple_of(LANES),
-            "hidden must be a multiple of 8"
+            hidden > 0 && hidden.is_multiple_of(TILE),
+            "hidden must be a multiple of 16"
         );
         let mut net = Network {
             hidden,
@@ -226,15 +228,24 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// `acc = bias + Σ weights[f]` over `features`.
+/// `acc = bias + Σ weights[f]` over `features`, one tile of units at a time so that the
+/// tile's partial sums stay in registers across the features.
 #[inline(always)]
 fn accumulate(acc: &mut [f32], bias: &[f32], weights: &[f32], features: &[u16], h: usize) {
-    acc.copy_from_slice(bias);
-    for &feature in features {
-        let row = &weights[usize::from(feature) * h..][..h];
-        for (a, w) in acc.iter_mut().zip(row) {
-            *a += w;
+    for (tile, (acc, bias)) in acc
+        .chunks_exact_mut(TILE)
+        .zip(bias.chunks_exact(TILE))
+        .enumerate()
+    {
+        let mut sums = [0.0f32; TILE];
+        sums.copy_from_slice(bias);
+        for &feature in features {
+            let row = &weights[usize::from(feature) * h + tile * TILE..][..TILE];
+            for (s, w) in sums.iter_mut().zip(row) {
+                *s += w;
+            }
         }
+        acc.copy_from_slice(&sums);
     }
 }
 
@@ -265,13 +276,18 @@ fn backward_output(acc: &mut [f32], weights: &[f32], grad_w: &mut [f32], d_out: 
     }
 }
 
-/// `grad[f] += g` for every feature row `f` in `features`.
+/// `grad[f] += g` for every feature row `f` in `features`, one tile of units at a time so
+/// that the tile of `g` stays in registers.
 #[inline(always)]
 fn scatter(grad: &mut [f32], g: &[f32], features: &[u16], h: usize) {
-    for &feature in features {
-        let row = &mut grad[usize::from(feature) * h..][..h];
-        for (r, x) in row.iter_mut().zip(g) {
-            *r += x;
+    for (tile, g) in g.chunks_exact(TILE).enumerate() {
+        let mut values = [0.0f32; TILE];
+        values.copy_from_slice(g);
+        for &feature in features {
+            let row = &mut grad[usize::from(feature) * h + tile * TILE..][..TILE];
+            for (r, x) in row.iter_mut().zip(&values) {
+                *r += x;
+            }
         }
     }
 }
