@@ -266,6 +266,11 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
         config.threads,
         config.seed
     );
+    if let Some(loss) = constant_loss(&split.held_out, config.wdl) {
+        eprintln!(
+            "held-out loss of the best constant prediction (the targets' variance): {loss:.6}"
+        );
+    }
     let out = command.out.display().to_string();
     let mut write_error = None;
     train(config, &mut split, |report, net| {
@@ -288,6 +293,18 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
     }
     eprintln!("wrote {out}");
     Ok(())
+}
+
+/// The loss of the best constant prediction on `records`, the variance of their targets: a
+/// trained network's loss should be well below it. `None` for no records.
+pub fn constant_loss(records: &[Record], wdl: f32) -> Option<f64> {
+    if records.is_empty() {
+        return None;
+    }
+    let targets = records.iter().map(|r| f64::from(r.target(wdl)));
+    let n = records.len() as f64;
+    let mean = targets.clone().sum::<f64>() / n;
+    Some(targets.map(|t| (t - mean).powi(2)).sum::<f64>() / n)
 }
 
 /// Reads and filters every file, `threads` files at a time, keeping file order.
