@@ -4,7 +4,7 @@
 //! ```text
 //! cutoff train --data FILE|DIR [--data ...] --out NET [--hidden 128] [--epochs 10]
 //!              [--lr 0.001] [--wdl 0.3] [--holdout 0.05] [--threads all] [--seed 1]
-//!              [--batch 16384]
+//!              [--batch 16384] [--init CHECKPOINT]
 //! ```
 //!
 //! `--data` may be repeated; a directory stands for its `*.viri` files (so unfinished
@@ -16,7 +16,9 @@
 //! by AdamW on mini-batches with a cosine learning-rate schedule and the weights clipped
 //! to ±1.98 after every step (`optim.rs`); each batch is split across threads
 //! (`parallel.rs`). After every epoch the quantised network (`export.rs`) is written to
-//! `--out`, so a stopped run leaves the last finished epoch's network. Progress goes to
+//! `--out`, and the float weights to `--out` plus `.ckpt` (`checkpoint.rs`), so a stopped
+//! run leaves the last finished epoch's network; `--init` starts from such a checkpoint
+//! instead of random weights (its hidden size is used). Progress goes to
 //! stderr, with the held-out loss of the best constant prediction as a baseline. A run is
 //! deterministic for a given seed, data and thread count.
 //!
@@ -24,6 +26,7 @@
 //! batch: 80,000 positions at the default 16,384 give only 5 steps an epoch, too few to
 //! learn much in 10 epochs; `--batch 2048` gives 40.
 
+pub mod checkpoint;
 pub mod data;
 pub mod export;
 pub mod model;
@@ -75,6 +78,11 @@ pub enum TrainError {
     Io { path: String, error: std::io::Error },
     /// A data file is not valid viriformat.
     Data { path: String, error: ViriError },
+    /// A float checkpoint (`--init`) that cannot be used.
+    Checkpoint {
+        path: String,
+        error: checkpoint::CheckpointError,
+    },
     /// No position survived the filter (or none was left for training).
     NoData,
 }
@@ -85,6 +93,7 @@ impl fmt::Display for TrainError {
             TrainError::Flags(error) => write!(f, "{error}"),
             TrainError::Io { path, error } => write!(f, "{path}: {error}"),
             TrainError::Data { path, error } => write!(f, "{path}: {error}"),
+            TrainError::Checkpoint { path, error } => write!(f, "{path}: {error}"),
             TrainError::NoData => write!(f, "no training positions in the data"),
         }
     }
@@ -132,6 +141,8 @@ pub struct Command {
     pub out: PathBuf,
     pub holdout: f64,
     pub config: TrainConfig,
+    /// The starting weights, if not random (`--init`).
+    pub init: Option<Network>,
 }
 
 /// What one epoch did.
@@ -159,6 +170,7 @@ const VALUE_FLAGS: &[&str] = &[
     "--threads",
     "--seed",
     "--batch",
+    "--init",
 ];
 
 fn default_threads() -> usize {
@@ -175,9 +187,33 @@ pub fn main(args: &[String]) -> Result<(), TrainError> {
 pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
     let flags = Flags::parse_repeatable(args, VALUE_FLAGS, &["--data"], &[])?;
     let defaults = TrainConfig::default();
+    let init = match flags.text("--init") {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|error| TrainError::Io {
+                path: path.to_string(),
+                error,
+            })?;
+            let net = checkpoint::from_bytes(&bytes).map_err(|error| TrainError::Checkpoint {
+                path: path.to_string(),
+                error,
+            })?;
+            Some(net)
+        }
+        None => None,
+    };
+    let hidden: Option<usize> = flags.get("--hidden", "a number of units")?;
+    if let (Some(hidden), Some(net)) = (hidden, &init) {
+        if hidden != net.hidden() {
+            return Err(CliError::Invalid(format!(
+                "--hidden {hidden} differs from the --init checkpoint's {}",
+                net.hidden()
+            ))
+            .into());
+        }
+    }
     let config = TrainConfig {
-        hidden: flags
-            .get("--hidden", "a number of units")?
+        hidden: hidden
+            .or(init.as_ref().map(Network::hidden))
             .unwrap_or(defaults.hidden),
         epochs: flags
             .get("--epochs", "a number of epochs")?
@@ -223,6 +259,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         out: PathBuf::from(flags.require::<String>("--out", "a file name")?),
         holdout,
         config,
+        init,
     })
 }
 
@@ -277,8 +314,13 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
         );
     }
     let out = command.out.display().to_string();
+    let checkpoint_path = format!("{out}.ckpt");
     let mut write_error = None;
-    train(config, &mut split, |report, net| {
+    let start = match &command.init {
+        Some(net) => net.clone(),
+        None => Network::new(config.hidden, config.seed),
+    };
+    train_from(start, config, &mut split, |report, net| {
         let held_out = report
             .held_out_loss
             .map_or("-".to_string(), |loss| format!("{loss:.6}"));
@@ -289,14 +331,22 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
             report.positions_per_second,
             report.elapsed.as_secs_f64()
         );
-        if let Err(error) = std::fs::write(&command.out, export_bytes(net)) {
-            write_error.get_or_insert(error);
+        for (path, bytes) in [
+            (&out, export_bytes(net)),
+            (&checkpoint_path, checkpoint::to_bytes(net)),
+        ] {
+            if let Err(error) = std::fs::write(path, bytes) {
+                write_error.get_or_insert(TrainError::Io {
+                    path: path.clone(),
+                    error,
+                });
+            }
         }
     });
     if let Some(error) = write_error {
-        return Err(TrainError::Io { path: out, error });
+        return Err(error);
     }
-    eprintln!("wrote {out}");
+    eprintln!("wrote {out} and the float checkpoint {checkpoint_path}");
     Ok(())
 }
 
@@ -349,15 +399,31 @@ pub fn load_files(
     Ok(split)
 }
 
-/// Trains a network on `split.train` (shuffled in place every epoch) and returns it;
-/// `after_epoch` sees each epoch's report and the network as it then stands.
+/// Trains a network of random weights (seeded by `config.seed`) on `split.train`; see
+/// [`train_from`].
 pub fn train(
+    config: &TrainConfig,
+    split: &mut Split,
+    after_epoch: impl FnMut(&EpochReport, &Network),
+) -> Network {
+    train_from(
+        Network::new(config.hidden, config.seed),
+        config,
+        split,
+        after_epoch,
+    )
+}
+
+/// Trains `net` (its hidden size wins over `config.hidden`) on `split.train` (shuffled in
+/// place every epoch) and returns it; `after_epoch` sees each epoch's report and the
+/// network as it then stands.
+pub fn train_from(
+    mut net: Network,
     config: &TrainConfig,
     split: &mut Split,
     mut after_epoch: impl FnMut(&EpochReport, &Network),
 ) -> Network {
     let started = Instant::now();
-    let mut net = Network::new(config.hidden, config.seed);
     let mut adam = optim::AdamW::new(net.params.len());
     let mut workers = parallel::Workers::new(&net, config.threads);
     let batch = config.batch.max(1);

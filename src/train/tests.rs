@@ -288,5 +288,15 @@ fn command_writes_a_loadable_network() {
     super::run(&command).unwrap();
     let params = NetworkParams::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(params.hidden, 16);
+    // The float checkpoint beside it is the same network, and a run can start from it.
+    let checkpoint = dir.join("net.bin.ckpt");
+    let net = super::checkpoint::from_bytes(&std::fs::read(&checkpoint).unwrap()).unwrap();
+    assert_eq!(quantise(&net), params);
+    let mut resumed = args.clone();
+    resumed.retain(|word| word != "--hidden" && word != "16");
+    resumed.extend(["--init".to_string(), checkpoint.display().to_string()]);
+    let command = super::parse_args(&resumed).unwrap();
+    assert_eq!(command.init.as_ref(), Some(&net));
+    assert_eq!(command.config.hidden, 16);
     std::fs::remove_dir_all(&dir).unwrap();
 }
