@@ -48,6 +48,17 @@ impl Flags {
         value_flags: &[&str],
         switches: &[&str],
     ) -> Result<Flags, CliError> {
+        Flags::parse_repeatable(args, value_flags, &[], switches)
+    }
+
+    /// Like [`Flags::parse`], but the `repeatable` flags take a value and may be given any
+    /// number of times (read them with [`Flags::all`]).
+    pub fn parse_repeatable(
+        args: &[String],
+        value_flags: &[&str],
+        repeatable: &[&str],
+        switches: &[&str],
+    ) -> Result<Flags, CliError> {
         let mut flags = Flags::default();
         let mut words = args.iter();
         while let Some(word) = words.next() {
@@ -58,12 +69,13 @@ impl Flags {
             if !name.starts_with("--") {
                 return Err(CliError::Stray(word.clone()));
             }
-            if flags.values.iter().any(|(n, _)| n == name)
+            let single = !repeatable.contains(&name);
+            if (single && flags.values.iter().any(|(n, _)| n == name))
                 || flags.switches.iter().any(|n| n == name)
             {
                 return Err(CliError::Repeated(name.to_string()));
             }
-            if value_flags.contains(&name) {
+            if value_flags.contains(&name) || repeatable.contains(&name) {
                 let value = match inline {
                     Some(value) => value,
                     None => words
@@ -87,6 +99,15 @@ impl Flags {
             .iter()
             .find(|(name, _)| name == flag)
             .map(|(_, value)| value.as_str())
+    }
+
+    /// Every value of `flag`, in command-line order (for repeatable flags).
+    pub fn all(&self, flag: &str) -> Vec<&str> {
+        self.values
+            .iter()
+            .filter(|(name, _)| name == flag)
+            .map(|(_, value)| value.as_str())
+            .collect()
     }
 
     /// Whether the switch `flag` was given.
@@ -138,6 +159,24 @@ mod tests {
         assert_eq!(flags.text("--out"), Some("x.txt"));
         assert!(flags.switch("--verbose"));
         assert_eq!(flags.get::<u32>("--seed", "a number").unwrap(), None);
+    }
+
+    #[test]
+    fn repeatable_flags_keep_every_value_in_order() {
+        let flags = Flags::parse_repeatable(
+            &words("--data a --out n --data=b --data c"),
+            &["--out"],
+            &["--data"],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(flags.all("--data"), ["a", "b", "c"]);
+        assert_eq!(flags.text("--out"), Some("n"));
+        assert_eq!(
+            Flags::parse_repeatable(&words("--out a --out b"), &["--out"], &["--data"], &[])
+                .unwrap_err(),
+            CliError::Repeated("--out".into())
+        );
     }
 
     #[test]

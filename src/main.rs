@@ -1,6 +1,6 @@
 //! The `cutoff` binary: with arguments, runs them as one command and exits once its
 //! output is complete; without, speaks UCI on stdin/stdout until `quit` or end of input.
-//! The tools `analyze`, `datagen` and `tune` take `--flag value` arguments instead (see
+//! The tools `analyze`, `datagen`, `train` and `tune` take `--flag value` arguments instead (see
 //! their modules).
 
 // The library's lint policy (see lib.rs), for the binary's few lines.
@@ -42,12 +42,13 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Runs a tool subcommand (`analyze`, `datagen`, `tune`) if the arguments name one.
+/// Runs a tool subcommand (`analyze`, `datagen`, `train`, `tune`) if the arguments name one.
 fn run_tool(args: &[String]) -> Option<ExitCode> {
     let (name, rest) = args.split_first()?;
     let result: Result<(), Box<dyn std::error::Error>> = match name.as_str() {
         "analyze" => cutoff::analyze::main(rest).map_err(Into::into),
         "datagen" => cutoff::datagen::main(rest).map_err(Into::into),
+        "train" => cutoff::train::main(rest).map_err(Into::into),
         "tune" => cutoff::tune::main(rest).map_err(Into::into),
         _ => return None,
     };

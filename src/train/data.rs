@@ -1,0 +1,261 @@
+//! Training data: viriformat games (`viri.rs`) filtered to quiet positions and turned into
+//! compact [`Record`]s, split into training and held-out sets by game.
+//!
+//! A position is kept unless it is one of the first [`SKIPPED_PLIES`] plies of its game
+//! (the opening comes from a book or random moves, not from play), its side to move is in
+//! check, the move played from it captures or promotes (the score then rests on a tactic
+//! the static evaluation cannot see), or its score is a mate score.
+
+use std::fmt;
+
+use cozy_chess::{Board, Color, Piece};
+
+use crate::moves::is_capture;
+use crate::nnue::file::{feature_index, INPUTS};
+use crate::search::score::is_mate;
+use crate::viri::{GameReader, ViriError};
+
+/// Plies at the start of every game that are never used.
+pub const SKIPPED_PLIES: usize = 8;
+/// The most pieces a position can hold (and so the most active features per view).
+pub const MAX_FEATURES: usize = 32;
+
+/// One training position: its features from White's view, with the score and the result
+/// from the side to move's view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record {
+    /// `feature_index(White, ..)` of each piece; the first `count` entries are used.
+    features: [u16; MAX_FEATURES],
+    count: u8,
+    /// Whether Black is to move.
+    black_to_move: bool,
+    /// The search score in centipawns, side to move's view.
+    pub score: i16,
+    /// The game's result for the side to move: 0 loss, 1 draw, 2 win.
+    pub result: u8,
+}
+
+impl Record {
+    /// The record of `board` with `score` and `result_white` (0 / 1 / 2 for White) given
+    /// from White's view.
+    pub fn new(board: &Board, score_white: i16, result_white: u8) -> Record {
+        let mut features = [0u16; MAX_FEATURES];
+        let mut count = 0;
+        for color in [Color::White, Color::Black] {
+            for piece in Piece::ALL {
+                for square in board.colored_pieces(color, piece) {
+                    if count < MAX_FEATURES {
+                        features[count] = feature_index(Color::White, color, piece, square) as u16;
+                        count += 1;
+                    }
+                }
+            }
+        }
+        let black_to_move = board.side_to_move() == Color::Black;
+        let (score, result) = if black_to_move {
+            (score_white.saturating_neg(), 2 - result_white)
+        } else {
+            (score_white, result_white)
+        };
+        Record {
+            features,
+            count: count as u8,
+            black_to_move,
+            score,
+            result,
+        }
+    }
+
+    /// The active features seen from White.
+    pub fn white_features(&self) -> &[u16] {
+        &self.features[..usize::from(self.count)]
+    }
+
+    /// Whether Black is to move.
+    pub fn black_to_move(&self) -> bool {
+        self.black_to_move
+    }
+
+    /// The active features from the side to move's view and from the other side's, each
+    /// written into its array; returns how many there are.
+    #[inline]
+    pub fn views(&self, stm: &mut [u16; MAX_FEATURES], nstm: &mut [u16; MAX_FEATURES]) -> usize {
+        let (own, other) = if self.black_to_move {
+            (nstm, stm)
+        } else {
+            (stm, nstm)
+        };
+        for (i, &white) in self.white_features().iter().enumerate() {
+            own[i] = white;
+            other[i] = mirror(white);
+        }
+        usize::from(self.count)
+    }
+
+    /// The training target: `wdl · result + (1 − wdl) · sigmoid(score / 400)`, both from
+    /// the side to move's view.
+    #[inline]
+    pub fn target(&self, wdl: f32) -> f32 {
+        let result = f32::from(self.result) / 2.0;
+        let expected = 1.0 / (1.0 + (-f32::from(self.score) / 400.0).exp());
+        wdl * result + (1.0 - wdl) * expected
+    }
+}
+
+/// The index of a feature seen from White as Black sees it (colours swapped, board
+/// mirrored vertically): `feature_index(Black, c, p, s) == mirror(feature_index(White, c, p, s))`.
+#[inline(always)]
+pub fn mirror(white: u16) -> u16 {
+    let half = (INPUTS / 2) as u16;
+    let swapped = if white >= half {
+        white - half
+    } else {
+        white + half
+    };
+    swapped ^ 56
+}
+
+/// What loading saw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LoadStats {
+    pub games: usize,
+    /// Every position of every game.
+    pub positions: usize,
+    /// Positions that passed the filter.
+    pub kept: usize,
+    /// Kept positions that went to the held-out set.
+    pub held_out: usize,
+}
+
+impl LoadStats {
+    pub fn add(&mut self, other: &LoadStats) {
+        self.games += other.games;
+        self.positions += other.positions;
+        self.kept += other.kept;
+        self.held_out += other.held_out;
+    }
+}
+
+impl fmt::Display for LoadStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} games, {} positions read, {} kept ({:.1}%), {} of them held out",
+            self.games,
+            self.positions,
+            self.kept,
+            100.0 * self.kept as f64 / self.positions.max(1) as f64,
+            self.held_out
+        )
+    }
+}
+
+/// Training and held-out records.
+#[derive(Debug, Default)]
+pub struct Split {
+    pub train: Vec<Record>,
+    pub held_out: Vec<Record>,
+    pub stats: LoadStats,
+}
+
+impl Split {
+    /// Appends another split (e.g. of the next file).
+    pub fn append(&mut self, mut other: Split) {
+        self.train.append(&mut other.train);
+        self.held_out.append(&mut other.held_out);
+        self.stats.add(&other.stats);
+    }
+}
+
+/// Whether the position before `mv` is one to train on (see the module comment).
+pub fn keep(board: &Board, mv: cozy_chess::Move, score: i16, ply: usize) -> bool {
+    ply >= SKIPPED_PLIES
+        && board.checkers().is_empty()
+        && mv.promotion.is_none()
+        && !is_capture(board, mv)
+        && !is_mate(i32::from(score))
+}
+
+/// Whether a game whose bytes are `game` goes to the held-out set: a hash of the seed and
+/// the bytes, so the choice does not depend on file order or on which other files are read,
+/// and all positions of a game land on the same side.
+pub fn is_held_out(game: &[u8], seed: u64, fraction: f64) -> bool {
+    if fraction <= 0.0 {
+        return false;
+    }
+    let hash = game.iter().fold(
+        0xcbf2_9ce4_8422_2325 ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3),
+    );
+    let mixed = crate::rng::SplitMix64::new(hash).next_u64();
+    ((mixed >> 11) as f64 / (1u64 << 53) as f64) < fraction
+}
+
+/// Reads every game of `bytes` into records.
+pub fn load_bytes(bytes: &[u8], seed: u64, holdout: f64) -> Result<Split, ViriError> {
+    let mut split = Split::default();
+    let mut reader = GameReader::new(bytes);
+    loop {
+        let start = reader.offset();
+        let Some(game) = reader.next_game()? else {
+            break;
+        };
+        let held_out = is_held_out(&bytes[start..reader.offset()], seed, holdout);
+        let result_white = game.result as u8;
+        split.stats.games += 1;
+        for (ply, (board, mv, score)) in game.positions().enumerate() {
+            split.stats.positions += 1;
+            if !keep(&board, mv, score, ply) {
+                continue;
+            }
+            let record = Record::new(&board, score, result_white);
+            if held_out {
+                split.held_out.push(record);
+            } else {
+                split.train.push(record);
+            }
+        }
+    }
+    split.stats.kept = split.train.len() + split.held_out.len();
+    split.stats.held_out = split.held_out.len();
+    Ok(split)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cozy_chess::Square;
+
+    #[test]
+    fn mirror_is_the_black_view() {
+        for color in [Color::White, Color::Black] {
+            for piece in Piece::ALL {
+                for square in Square::ALL {
+                    let white = feature_index(Color::White, color, piece, square) as u16;
+                    let black = feature_index(Color::Black, color, piece, square) as u16;
+                    assert_eq!(mirror(white), black);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn records_are_from_the_side_to_move() {
+        let board: Board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+            .parse()
+            .unwrap();
+        let record = Record::new(&board, 30, 2);
+        assert_eq!((record.score, record.result), (-30, 0));
+        let (mut stm, mut nstm) = ([0; MAX_FEATURES], [0; MAX_FEATURES]);
+        assert_eq!(record.views(&mut stm, &mut nstm), 32);
+        // Black to move: its own view is the mirrored one.
+        assert!(stm.contains(
+            &(feature_index(Color::Black, Color::Black, Piece::King, Square::E8) as u16)
+        ));
+        assert!(nstm.contains(
+            &(feature_index(Color::White, Color::White, Piece::King, Square::E1) as u16)
+        ));
+        assert!((record.target(1.0) - 0.0).abs() < 1e-6);
+        assert!(record.target(0.0) < 0.5);
+    }
+}

@@ -1,0 +1,462 @@
+//! `cutoff train`: fits a perspective network (`nnue/file.rs`) to viriformat self-play
+//! games on the CPU and writes the quantised network file.
+//!
+//! ```text
+//! cutoff train --data FILE|DIR [--data ...] --out NET [--hidden 128] [--epochs 10]
+//!              [--lr 0.001] [--wdl 0.3] [--holdout 0.05] [--threads all] [--seed 1]
+//!              [--batch 16384] [--init CHECKPOINT]
+//! ```
+//!
+//! `--data` may be repeated; a directory stands for its `*.viri` files (so unfinished
+//! `.part` chunks are left out), in name order. Positions are filtered and packed by
+//! `data.rs`; a `--holdout` share of the games, chosen by a hash of the seed and each
+//! game's bytes, is kept out of training and its loss reported after every epoch. The
+//! float network (`model.rs`) minimises the mean of `(sigmoid(out) − target)²`, with
+//! `target = wdl · result + (1 − wdl) · sigmoid(score / 400)` from the side to move's view,
+//! by AdamW on mini-batches with a cosine learning-rate schedule and the weights clipped
+//! to ±1.98 after every step (`optim.rs`); each batch is split across threads
+//! (`parallel.rs`). After every epoch the quantised network (`export.rs`) is written to
+//! `--out`, and the float weights to `--out` plus `.ckpt` (`checkpoint.rs`), so a stopped
+//! run leaves the last finished epoch's network; `--init` starts from such a checkpoint
+//! instead of random weights (its hidden size is used). Progress goes to
+//! stderr, with the held-out loss of the best constant prediction as a baseline. A run is
+//! deterministic for a given seed, data and thread count.
+//!
+//! One AdamW step is taken per `--batch` positions, so a small data set needs a smaller
+//! batch: 80,000 positions at the default 16,384 give only 5 steps an epoch, too few to
+//! learn much in 10 epochs; `--batch 2048` gives 40.
+
+pub mod checkpoint;
+pub mod data;
+pub mod export;
+pub mod model;
+pub mod optim;
+pub mod parallel;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::cli::{CliError, Flags};
+use crate::nnue::file::HIDDEN_RANGE;
+use crate::rng::SplitMix64;
+use crate::viri::ViriError;
+
+pub use data::{load_bytes, LoadStats, Record, Split};
+pub use export::{dequantise, export_bytes, quantise, quantised_eval};
+pub use model::Network;
+
+/// Default hidden units per perspective.
+pub const DEFAULT_HIDDEN: usize = 128;
+/// Default weight of the game result in the target. The scores come from short searches
+/// (a few thousand nodes) and are informative but biased where those searches misjudge;
+/// the results are the truth about the game but say little about one position among a
+/// hundred. Leaning on the scores with some result mixed in (0.3, the usual choice for
+/// data of this kind) lets the net learn what the search sees while the results correct
+/// its systematic errors.
+pub const DEFAULT_WDL: f32 = 0.3;
+/// Default number of passes over the training positions.
+pub const DEFAULT_EPOCHS: usize = 10;
+/// Default learning rate at the start of the schedule.
+pub const DEFAULT_LR: f32 = 0.001;
+/// The learning rate at the end of the schedule, as a share of the starting one.
+pub const FINAL_LR_RATIO: f32 = 0.05;
+/// Default positions per optimiser step.
+pub const DEFAULT_BATCH: usize = 16_384;
+/// Default share of the games held out of training.
+pub const DEFAULT_HOLDOUT: f64 = 0.05;
+
+/// Why a training run failed.
+#[derive(Debug)]
+pub enum TrainError {
+    /// A bad command line.
+    Flags(CliError),
+    /// A file or directory could not be read or written.
+    Io { path: String, error: std::io::Error },
+    /// A data file is not valid viriformat.
+    Data { path: String, error: ViriError },
+    /// A float checkpoint (`--init`) that cannot be used.
+    Checkpoint {
+        path: String,
+        error: checkpoint::CheckpointError,
+    },
+    /// No position survived the filter (or none was left for training).
+    NoData,
+}
+
+impl fmt::Display for TrainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainError::Flags(error) => write!(f, "{error}"),
+            TrainError::Io { path, error } => write!(f, "{path}: {error}"),
+            TrainError::Data { path, error } => write!(f, "{path}: {error}"),
+            TrainError::Checkpoint { path, error } => write!(f, "{path}: {error}"),
+            TrainError::NoData => write!(f, "no training positions in the data"),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
+impl From<CliError> for TrainError {
+    fn from(error: CliError) -> Self {
+        TrainError::Flags(error)
+    }
+}
+
+/// The hyperparameters of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainConfig {
+    pub hidden: usize,
+    pub epochs: usize,
+    pub lr: f32,
+    pub wdl: f32,
+    pub threads: usize,
+    pub seed: u64,
+    pub batch: usize,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            hidden: DEFAULT_HIDDEN,
+            epochs: DEFAULT_EPOCHS,
+            lr: DEFAULT_LR,
+            wdl: DEFAULT_WDL,
+            threads: default_threads(),
+            seed: 1,
+            batch: DEFAULT_BATCH,
+        }
+    }
+}
+
+/// Everything `cutoff train` was asked to do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Command {
+    /// The data files, directories already expanded.
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub holdout: f64,
+    pub config: TrainConfig,
+    /// The starting weights, if not random (`--init`).
+    pub init: Option<Network>,
+}
+
+/// What one epoch did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EpochReport {
+    /// 1-based.
+    pub epoch: usize,
+    /// The mean loss over the epoch's batches (measured as the weights moved).
+    pub train_loss: f64,
+    /// The mean loss of the held-out positions after the epoch, if there are any.
+    pub held_out_loss: Option<f64>,
+    /// Training positions per second of the epoch's optimisation (validation excluded).
+    pub positions_per_second: f64,
+    /// Since the start of training.
+    pub elapsed: Duration,
+}
+
+const VALUE_FLAGS: &[&str] = &[
+    "--out",
+    "--hidden",
+    "--epochs",
+    "--lr",
+    "--wdl",
+    "--holdout",
+    "--threads",
+    "--seed",
+    "--batch",
+    "--init",
+];
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Runs `train` with the words after the subcommand name.
+pub fn main(args: &[String]) -> Result<(), TrainError> {
+    let command = parse_args(args)?;
+    run(&command)
+}
+
+/// Reads the flags and expands data directories.
+pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
+    let flags = Flags::parse_repeatable(args, VALUE_FLAGS, &["--data"], &[])?;
+    let defaults = TrainConfig::default();
+    let init = match flags.text("--init") {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|error| TrainError::Io {
+                path: path.to_string(),
+                error,
+            })?;
+            let net = checkpoint::from_bytes(&bytes).map_err(|error| TrainError::Checkpoint {
+                path: path.to_string(),
+                error,
+            })?;
+            Some(net)
+        }
+        None => None,
+    };
+    let hidden: Option<usize> = flags.get("--hidden", "a number of units")?;
+    if let (Some(hidden), Some(net)) = (hidden, &init) {
+        if hidden != net.hidden() {
+            return Err(CliError::Invalid(format!(
+                "--hidden {hidden} differs from the --init checkpoint's {}",
+                net.hidden()
+            ))
+            .into());
+        }
+    }
+    let config = TrainConfig {
+        hidden: hidden
+            .or(init.as_ref().map(Network::hidden))
+            .unwrap_or(defaults.hidden),
+        epochs: flags
+            .get("--epochs", "a number of epochs")?
+            .unwrap_or(defaults.epochs),
+        lr: flags.get("--lr", "a learning rate")?.unwrap_or(defaults.lr),
+        wdl: flags
+            .get("--wdl", "a number in [0, 1]")?
+            .unwrap_or(defaults.wdl),
+        threads: flags
+            .get("--threads", "a number of threads")?
+            .unwrap_or(defaults.threads),
+        seed: flags.get("--seed", "a number")?.unwrap_or(defaults.seed),
+        batch: flags
+            .get("--batch", "a number of positions")?
+            .unwrap_or(defaults.batch),
+    };
+    let holdout: f64 = flags
+        .get("--holdout", "a share in [0, 1)")?
+        .unwrap_or(DEFAULT_HOLDOUT);
+    let invalid = |why: &str| Err(CliError::Invalid(why.into()).into());
+    if !HIDDEN_RANGE.contains(&config.hidden) || !config.hidden.is_multiple_of(16) {
+        return invalid("--hidden must be a multiple of 16 within 16..=2048");
+    }
+    if config.epochs == 0 || config.batch == 0 || !(1..=256).contains(&config.threads) {
+        return invalid("--epochs and --batch must be positive and --threads within 1..=256");
+    }
+    if !(config.lr > 0.0 && config.lr.is_finite()) {
+        return invalid("--lr must be positive");
+    }
+    if !(0.0..=1.0).contains(&config.wdl) || !(0.0..1.0).contains(&holdout) {
+        return invalid("--wdl must be within [0, 1] and --holdout within [0, 1)");
+    }
+    let sources = flags.all("--data");
+    if sources.is_empty() {
+        return Err(CliError::Required("--data".into()).into());
+    }
+    let mut data = Vec::new();
+    for source in sources {
+        data.extend(expand(Path::new(source))?);
+    }
+    Ok(Command {
+        data,
+        out: PathBuf::from(flags.require::<String>("--out", "a file name")?),
+        holdout,
+        config,
+        init,
+    })
+}
+
+/// A file stands for itself, a directory for its `*.viri` files in name order.
+fn expand(path: &Path) -> Result<Vec<PathBuf>, TrainError> {
+    let io_error = |error| TrainError::Io {
+        path: path.display().to_string(),
+        error,
+    };
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(path).map_err(io_error)? {
+        let file = entry.map_err(io_error)?.path();
+        if file.is_file() && file.extension().is_some_and(|e| e == "viri") {
+            files.push(file);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Loads the data, trains, and writes the network after every epoch.
+pub fn run(command: &Command) -> Result<(), TrainError> {
+    let config = &command.config;
+    let started = Instant::now();
+    let mut split = load_files(&command.data, config.seed, command.holdout, config.threads)?;
+    eprintln!(
+        "loaded {} files in {:.1}s: {}",
+        command.data.len(),
+        started.elapsed().as_secs_f64(),
+        split.stats
+    );
+    if split.train.is_empty() {
+        return Err(TrainError::NoData);
+    }
+    eprintln!(
+        "training {} units, {} epochs of {} positions, batch {}, lr {}, wdl {}, {} threads, seed {}",
+        config.hidden,
+        config.epochs,
+        split.train.len(),
+        config.batch,
+        config.lr,
+        config.wdl,
+        config.threads,
+        config.seed
+    );
+    if let Some(loss) = constant_loss(&split.held_out, config.wdl) {
+        eprintln!(
+            "held-out loss of the best constant prediction (the targets' variance): {loss:.6}"
+        );
+    }
+    let out = command.out.display().to_string();
+    let checkpoint_path = format!("{out}.ckpt");
+    let mut write_error = None;
+    let start = match &command.init {
+        Some(net) => net.clone(),
+        None => Network::new(config.hidden, config.seed),
+    };
+    train_from(start, config, &mut split, |report, net| {
+        let held_out = report
+            .held_out_loss
+            .map_or("-".to_string(), |loss| format!("{loss:.6}"));
+        eprintln!(
+            "epoch {:>3}  train loss {:.6}  held-out loss {held_out}  {:.0} pos/s  {:.1}s",
+            report.epoch,
+            report.train_loss,
+            report.positions_per_second,
+            report.elapsed.as_secs_f64()
+        );
+        for (path, bytes) in [
+            (&out, export_bytes(net)),
+            (&checkpoint_path, checkpoint::to_bytes(net)),
+        ] {
+            if let Err(error) = std::fs::write(path, bytes) {
+                write_error.get_or_insert(TrainError::Io {
+                    path: path.clone(),
+                    error,
+                });
+            }
+        }
+    });
+    if let Some(error) = write_error {
+        return Err(error);
+    }
+    eprintln!("wrote {out} and the float checkpoint {checkpoint_path}");
+    Ok(())
+}
+
+/// The loss of the best constant prediction on `records`, the variance of their targets: a
+/// trained network's loss should be well below it. `None` for no records.
+pub fn constant_loss(records: &[Record], wdl: f32) -> Option<f64> {
+    if records.is_empty() {
+        return None;
+    }
+    let targets = records.iter().map(|r| f64::from(r.target(wdl)));
+    let n = records.len() as f64;
+    let mean = targets.clone().sum::<f64>() / n;
+    Some(targets.map(|t| (t - mean).powi(2)).sum::<f64>() / n)
+}
+
+/// Reads and filters every file, `threads` files at a time, keeping file order.
+pub fn load_files(
+    files: &[PathBuf],
+    seed: u64,
+    holdout: f64,
+    threads: usize,
+) -> Result<Split, TrainError> {
+    let load = |path: &PathBuf| -> Result<Split, TrainError> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|error| TrainError::Io {
+            path: name.clone(),
+            error,
+        })?;
+        load_bytes(&bytes, seed, holdout).map_err(|error| TrainError::Data { path: name, error })
+    };
+    let mut split = Split::default();
+    for group in files.chunks(threads.max(1)) {
+        let loaded: Vec<Result<Split, TrainError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = group
+                .iter()
+                .map(|path| scope.spawn(move || load(path)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|handle| match handle.join() {
+                    Ok(result) => result,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                })
+                .collect()
+        });
+        for part in loaded {
+            split.append(part?);
+        }
+    }
+    Ok(split)
+}
+
+/// Trains a network of random weights (seeded by `config.seed`) on `split.train`; see
+/// [`train_from`].
+pub fn train(
+    config: &TrainConfig,
+    split: &mut Split,
+    after_epoch: impl FnMut(&EpochReport, &Network),
+) -> Network {
+    train_from(
+        Network::new(config.hidden, config.seed),
+        config,
+        split,
+        after_epoch,
+    )
+}
+
+/// Trains `net` (its hidden size wins over `config.hidden`) on `split.train` (shuffled in
+/// place every epoch) and returns it; `after_epoch` sees each epoch's report and the
+/// network as it then stands.
+pub fn train_from(
+    mut net: Network,
+    config: &TrainConfig,
+    split: &mut Split,
+    mut after_epoch: impl FnMut(&EpochReport, &Network),
+) -> Network {
+    let started = Instant::now();
+    let mut adam = optim::AdamW::new(net.params.len());
+    let mut workers = parallel::Workers::new(&net, config.threads);
+    let batch = config.batch.max(1);
+    let steps_per_epoch = split.train.len().div_ceil(batch);
+    let schedule = optim::Schedule {
+        base: config.lr,
+        final_ratio: FINAL_LR_RATIO,
+        total_steps: steps_per_epoch * config.epochs,
+    };
+    let mut rng = SplitMix64::new(config.seed ^ 0x5EED_0F5A_u64);
+    let clipped = net.output_bias_index();
+    let mut step = 0;
+    for epoch in 1..=config.epochs {
+        rng.shuffle(&mut split.train);
+        let epoch_start = Instant::now();
+        let mut loss = 0.0;
+        for records in split.train.chunks(batch) {
+            let (grad, batch_loss) = workers.gradient(&net, records, config.wdl);
+            adam.step(&mut net.params, grad, schedule.rate(step), clipped);
+            loss += batch_loss;
+            step += 1;
+        }
+        let seconds = epoch_start.elapsed().as_secs_f64();
+        let held_out_loss = (!split.held_out.is_empty())
+            .then(|| workers.loss(&net, &split.held_out, config.wdl) / split.held_out.len() as f64);
+        let report = EpochReport {
+            epoch,
+            train_loss: loss / split.train.len().max(1) as f64,
+            held_out_loss,
+            positions_per_second: split.train.len() as f64 / seconds.max(1e-9),
+            elapsed: started.elapsed(),
+        };
+        after_epoch(&report, &net);
+    }
+    net
+}

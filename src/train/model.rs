@@ -1,0 +1,293 @@
+//! The float network the trainer fits, with its sparse forward and backward passes.
+//!
+//! Per perspective `acc = b + Σ W[f]` over the active features (`H` units, one set of
+//! weights for both perspectives); `act = clamp(acc, 0, 1)²` (SCReLU);
+//! `out = Σ act_stm · ow[..H] + Σ act_nstm · ow[H..] + ob`; the prediction is
+//! `sigmoid(out)` and the evaluation `out · 400` centipawns for the side to move. The loss
+//! of a position is `(sigmoid(out) − target)²`.
+//!
+//! All parameters live in one flat vector (see [`Network`]) so that the optimiser, the
+//! gradient buffers and their reduction are plain loops over slices.
+
+use cozy_chess::Board;
+
+use super::data::{Record, MAX_FEATURES};
+use crate::nnue::file::{INPUTS, SCALE};
+use crate::rng::SplitMix64;
+
+/// Lanes of the partial sums in dot products, so that they vectorise (floating-point
+/// addition is not associative, so the compiler will not reorder one running sum).
+const LANES: usize = 8;
+/// Units per tile of the sparse passes (see [`accumulate`]); hidden sizes are multiples.
+const TILE: usize = 16;
+
+/// A float network: `params` holds, in order, the feature weights (`INPUTS × hidden`,
+/// feature-major), the feature biases (`hidden`), the output weights (`2 × hidden`, side to
+/// move first) and the output bias (1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Network {
+    hidden: usize,
+    pub params: Vec<f32>,
+}
+
+impl Network {
+    /// A network of `hidden` units (a positive multiple of 16) with seeded random weights:
+    /// feature weights uniform in ±1/√32 (32 = the most active inputs, the effective fan-in
+    /// of the sparse layer, so an accumulator starts with a spread of about ±0.5), output
+    /// weights uniform in ±1/√(2H), biases zero.
+    pub fn new(hidden: usize, seed: u64) -> Network {
+        assert!(
+            hidden > 0 && hidden.is_multiple_of(TILE),
+            "hidden must be a multiple of 16"
+        );
+        let mut net = Network {
+            hidden,
+            params: vec![0.0; Network::param_count(hidden)],
+        };
+        let mut rng = SplitMix64::new(seed);
+        let mut uniform = |bound: f32| ((2.0 * rng.unit() - 1.0) as f32) * bound;
+        let feature_bound = 1.0 / (MAX_FEATURES as f32).sqrt();
+        for w in &mut net.params[..INPUTS * hidden] {
+            *w = uniform(feature_bound);
+        }
+        let output_bound = 1.0 / ((2 * hidden) as f32).sqrt();
+        let output = net.output_start();
+        for w in &mut net.params[output..output + 2 * hidden] {
+            *w = uniform(output_bound);
+        }
+        net
+    }
+
+    /// A network with the given flat parameters (see the type's comment for the layout).
+    pub fn from_params(hidden: usize, params: Vec<f32>) -> Network {
+        assert_eq!(params.len(), Network::param_count(hidden));
+        Network { hidden, params }
+    }
+
+    /// The number of parameters of a network of `hidden` units.
+    pub fn param_count(hidden: usize) -> usize {
+        INPUTS * hidden + hidden + 2 * hidden + 1
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Where the feature biases start in `params`.
+    pub fn bias_start(&self) -> usize {
+        INPUTS * self.hidden
+    }
+
+    /// Where the output weights start in `params`.
+    pub fn output_start(&self) -> usize {
+        INPUTS * self.hidden + self.hidden
+    }
+
+    /// The index of the output bias in `params` (the last one).
+    pub fn output_bias_index(&self) -> usize {
+        self.params.len() - 1
+    }
+
+    pub fn feature_weights(&self) -> &[f32] {
+        &self.params[..self.bias_start()]
+    }
+
+    pub fn feature_bias(&self) -> &[f32] {
+        &self.params[self.bias_start()..self.output_start()]
+    }
+
+    pub fn output_weights(&self) -> &[f32] {
+        &self.params[self.output_start()..self.output_bias_index()]
+    }
+
+    pub fn output_bias(&self) -> f32 {
+        self.params[self.output_bias_index()]
+    }
+
+    /// The raw output for a record (before the sigmoid; × 400 for centipawns).
+    pub fn output(&self, record: &Record, scratch: &mut Scratch) -> f32 {
+        self.forward(record, scratch)
+    }
+
+    /// The evaluation of `board` in centipawns for the side to move.
+    pub fn evaluate(&self, board: &Board) -> f32 {
+        let record = Record::new(board, 0, 1);
+        self.output(&record, &mut Scratch::new(self.hidden)) * SCALE as f32
+    }
+
+    /// Fills the scratch accumulators and feature lists for `record` and returns the
+    /// output.
+    #[inline]
+    fn forward(&self, record: &Record, scratch: &mut Scratch) -> f32 {
+        let h = self.hidden;
+        let count = record.views(&mut scratch.stm_features, &mut scratch.nstm_features);
+        let weights = self.feature_weights();
+        let bias = self.feature_bias();
+        accumulate(
+            &mut scratch.stm,
+            bias,
+            weights,
+            &scratch.stm_features[..count],
+            h,
+        );
+        accumulate(
+            &mut scratch.nstm,
+            bias,
+            weights,
+            &scratch.nstm_features[..count],
+            h,
+        );
+        let (ow_stm, ow_nstm) = self.output_weights().split_at(h);
+        screlu_dot(&scratch.stm, ow_stm) + screlu_dot(&scratch.nstm, ow_nstm) + self.output_bias()
+    }
+
+    /// Adds `scale ×` the gradient of the loss of each record to `grad` (laid out like
+    /// `params`) and returns the summed (unscaled) loss.
+    pub fn add_gradient(
+        &self,
+        records: &[Record],
+        wdl: f32,
+        scale: f32,
+        grad: &mut [f32],
+        scratch: &mut Scratch,
+    ) -> f64 {
+        assert_eq!(grad.len(), self.params.len());
+        let h = self.hidden;
+        let (bias_start, output_start) = (self.bias_start(), self.output_start());
+        let (ow_stm, ow_nstm) = self.output_weights().split_at(h);
+        let mut loss = 0.0;
+        for record in records {
+            let out = self.forward(record, scratch);
+            let prediction = sigmoid(out);
+            let error = prediction - record.target(wdl);
+            loss += f64::from(error * error);
+            let d_out = 2.0 * error * prediction * (1.0 - prediction) * scale;
+
+            let (grad_features, rest) = grad.split_at_mut(bias_start);
+            let (grad_bias, rest) = rest.split_at_mut(output_start - bias_start);
+            let (grad_ow, grad_ob) = rest.split_at_mut(2 * h);
+            grad_ob[0] += d_out;
+            let (grad_ow_stm, grad_ow_nstm) = grad_ow.split_at_mut(h);
+            // The accumulators become the gradients with respect to themselves.
+            backward_output(&mut scratch.stm, ow_stm, grad_ow_stm, d_out);
+            backward_output(&mut scratch.nstm, ow_nstm, grad_ow_nstm, d_out);
+            for ((b, s), n) in grad_bias.iter_mut().zip(&scratch.stm).zip(&scratch.nstm) {
+                *b += s + n;
+            }
+            let count = record.white_features().len();
+            scatter(
+                grad_features,
+                &scratch.stm,
+                &scratch.stm_features[..count],
+                h,
+            );
+            scatter(
+                grad_features,
+                &scratch.nstm,
+                &scratch.nstm_features[..count],
+                h,
+            );
+        }
+        loss
+    }
+
+    /// The summed loss of `records`.
+    pub fn loss(&self, records: &[Record], wdl: f32, scratch: &mut Scratch) -> f64 {
+        records
+            .iter()
+            .map(|record| {
+                let error = sigmoid(self.forward(record, scratch)) - record.target(wdl);
+                f64::from(error * error)
+            })
+            .sum()
+    }
+}
+
+/// Per-thread working memory of the passes.
+#[derive(Debug, Clone)]
+pub struct Scratch {
+    stm: Vec<f32>,
+    nstm: Vec<f32>,
+    stm_features: [u16; MAX_FEATURES],
+    nstm_features: [u16; MAX_FEATURES],
+}
+
+impl Scratch {
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            stm: vec![0.0; hidden],
+            nstm: vec![0.0; hidden],
+            stm_features: [0; MAX_FEATURES],
+            nstm_features: [0; MAX_FEATURES],
+        }
+    }
+}
+
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// `acc = bias + Σ weights[f]` over `features`, one tile of units at a time so that the
+/// tile's partial sums stay in registers across the features.
+#[inline(always)]
+fn accumulate(acc: &mut [f32], bias: &[f32], weights: &[f32], features: &[u16], h: usize) {
+    for (tile, (acc, bias)) in acc
+        .chunks_exact_mut(TILE)
+        .zip(bias.chunks_exact(TILE))
+        .enumerate()
+    {
+        let mut sums = [0.0f32; TILE];
+        sums.copy_from_slice(bias);
+        for &feature in features {
+            let row = &weights[usize::from(feature) * h + tile * TILE..][..TILE];
+            for (s, w) in sums.iter_mut().zip(row) {
+                *s += w;
+            }
+        }
+        acc.copy_from_slice(&sums);
+    }
+}
+
+/// `Σ clamp(acc, 0, 1)² · w`.
+#[inline(always)]
+fn screlu_dot(acc: &[f32], weights: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; LANES];
+    for (a, w) in acc.chunks_exact(LANES).zip(weights.chunks_exact(LANES)) {
+        for i in 0..LANES {
+            let c = a[i].clamp(0.0, 1.0);
+            lanes[i] += c * c * w[i];
+        }
+    }
+    lanes.iter().sum()
+}
+
+/// Given `d_out`, adds the output weights' gradient `d_out · act` to `grad_w` and turns
+/// `acc` into the gradient of the output with respect to it: `d_out · w · 2·acc` inside
+/// (0, 1), zero outside.
+#[inline(always)]
+fn backward_output(acc: &mut [f32], weights: &[f32], grad_w: &mut [f32], d_out: f32) {
+    for ((a, w), g) in acc.iter_mut().zip(weights).zip(grad_w) {
+        let x = *a;
+        let c = x.clamp(0.0, 1.0);
+        *g += d_out * c * c;
+        let slope = if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 };
+        *a = d_out * w * slope;
+    }
+}
+
+/// `grad[f] += g` for every feature row `f` in `features`, one tile of units at a time so
+/// that the tile of `g` stays in registers.
+#[inline(always)]
+fn scatter(grad: &mut [f32], g: &[f32], features: &[u16], h: usize) {
+    for (tile, g) in g.chunks_exact(TILE).enumerate() {
+        let mut values = [0.0f32; TILE];
+        values.copy_from_slice(g);
+        for &feature in features {
+            let row = &mut grad[usize::from(feature) * h + tile * TILE..][..TILE];
+            for (r, x) in row.iter_mut().zip(&values) {
+                *r += x;
+            }
+        }
+    }
+}

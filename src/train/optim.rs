@@ -1,0 +1,111 @@
+//! AdamW over the flat parameter vector, the learning-rate schedule, and the clipping that
+//! keeps the weights quantisable.
+
+use crate::nnue::file::WEIGHT_CLIP;
+
+/// AdamW (Loshchilov and Hutter, 2019): Adam with the weight decay applied to the weights
+/// directly rather than through the gradient.
+#[derive(Debug, Clone)]
+pub struct AdamW {
+    pub beta1: f32,
+    pub beta2: f32,
+    pub epsilon: f32,
+    /// Decoupled weight decay per step, multiplied by the learning rate.
+    pub decay: f32,
+    momentum: Vec<f32>,
+    velocity: Vec<f32>,
+    steps: i32,
+}
+
+impl AdamW {
+    /// An optimiser for `len` parameters with the usual constants (β 0.9 / 0.999, ε 1e-8)
+    /// and a weight decay of 0.01.
+    pub fn new(len: usize) -> AdamW {
+        AdamW {
+            beta1: 0.9,
+            beta2: 0.999,
+            epsilon: 1e-8,
+            decay: 0.01,
+            momentum: vec![0.0; len],
+            velocity: vec![0.0; len],
+            steps: 0,
+        }
+    }
+
+    /// One step of rate `lr` along `grad`; afterwards the first `clipped` parameters are
+    /// clamped to ±[`WEIGHT_CLIP`] (the quantised inference needs them there).
+    pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32, clipped: usize) {
+        assert_eq!(params.len(), grad.len());
+        assert_eq!(params.len(), self.momentum.len());
+        self.steps += 1;
+        let (b1, b2) = (self.beta1, self.beta2);
+        // Bias correction folded into the rate and into ε.
+        let correction1 = 1.0 - b1.powi(self.steps);
+        let correction2 = (1.0 - b2.powi(self.steps)).sqrt();
+        let rate = lr * correction2 / correction1;
+        let epsilon = self.epsilon * correction2;
+        let shrink = 1.0 - lr * self.decay;
+        for (((p, g), m), v) in params
+            .iter_mut()
+            .zip(grad)
+            .zip(&mut self.momentum)
+            .zip(&mut self.velocity)
+        {
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            *p = *p * shrink - rate * *m / (v.sqrt() + epsilon);
+        }
+        for p in &mut params[..clipped] {
+            *p = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        }
+    }
+}
+
+/// A cosine learning-rate schedule: `base` at the first step, falling smoothly to
+/// `base × final_ratio` at the last.
+#[derive(Debug, Clone, Copy)]
+pub struct Schedule {
+    pub base: f32,
+    pub final_ratio: f32,
+    pub total_steps: usize,
+}
+
+impl Schedule {
+    /// The rate of step `step` (0-based).
+    pub fn rate(&self, step: usize) -> f32 {
+        let progress = if self.total_steps > 1 {
+            (step as f32 / (self.total_steps - 1) as f32).min(1.0)
+        } else {
+            0.0
+        };
+        let low = self.base * self.final_ratio;
+        low + 0.5 * (self.base - low) * (1.0 + (std::f32::consts::PI * progress).cos())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_runs_from_base_to_final() {
+        let schedule = Schedule {
+            base: 1e-3,
+            final_ratio: 0.1,
+            total_steps: 101,
+        };
+        assert!((schedule.rate(0) - 1e-3).abs() < 1e-9);
+        assert!((schedule.rate(50) - 5.5e-4).abs() < 1e-7);
+        assert!((schedule.rate(100) - 1e-4).abs() < 1e-9);
+    }
+
+    #[test]
+    fn adamw_moves_against_the_gradient_and_clips() {
+        let mut adam = AdamW::new(3);
+        let mut params = [0.0, 1.97, 5.0];
+        adam.step(&mut params, &[1.0, -1.0, -1.0], 0.1, 2);
+        assert!((params[0] + 0.1).abs() < 1e-4);
+        assert_eq!(params[1], WEIGHT_CLIP);
+        assert!(params[2] > 5.0, "the last parameter is not clipped");
+    }
+}

@@ -1,0 +1,302 @@
+//! Tests of the trainer on data made here: random legal games scored by a known function.
+
+use cozy_chess::{Board, Color, Piece};
+
+use super::data::{load_bytes, Record, Split};
+use super::export::{dequantise, export_bytes, quantise, quantised_eval};
+use super::model::{Network, Scratch};
+use super::{train, TrainConfig};
+use crate::nnue::file::{feature_index, NetworkParams};
+use crate::position::legal_moves;
+use crate::rng::SplitMix64;
+use crate::viri::{GameResult, ViriGame};
+
+/// White's material minus Black's, in centipawns (100 / 300 / 300 / 500 / 900).
+fn material(board: &Board) -> i16 {
+    let values = [100, 300, 300, 500, 900, 0];
+    let side = |color| -> i16 {
+        Piece::ALL
+            .iter()
+            .map(|&piece| values[piece as usize] * board.colored_pieces(color, piece).len() as i16)
+            .sum()
+    };
+    side(Color::White) - side(Color::Black)
+}
+
+/// `count` random legal games of up to 160 plies from the start position, each ply scored
+/// by [`material`], the result the sign of the final material; with every board seen.
+fn random_games(count: usize, seed: u64) -> (Vec<u8>, Vec<Board>) {
+    let mut rng = SplitMix64::new(seed);
+    let mut bytes = Vec::new();
+    let mut boards = Vec::new();
+    for _ in 0..count {
+        let start = Board::default();
+        let mut board = start.clone();
+        let mut plies = Vec::new();
+        for _ in 0..160 {
+            let moves = legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            plies.push((mv, material(&board)));
+            boards.push(board.clone());
+            board.play_unchecked(mv);
+        }
+        let result = match material(&board) {
+            m if m > 0 => GameResult::WhiteWins,
+            m if m < 0 => GameResult::BlackWins,
+            _ => GameResult::Draw,
+        };
+        ViriGame {
+            start,
+            result,
+            plies,
+        }
+        .write_to(&mut bytes);
+    }
+    (bytes, boards)
+}
+
+fn material_split(games: usize, seed: u64) -> Split {
+    let (bytes, _) = random_games(games, seed);
+    load_bytes(&bytes, 7, 0.1).unwrap()
+}
+
+/// The loss of one position computed independently in f64, straight from the board.
+fn reference_loss(net: &Network, board: &Board, record: &Record, wdl: f64) -> f64 {
+    let h = net.hidden();
+    let p: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
+    let (weights, rest) = p.split_at(crate::nnue::file::INPUTS * h);
+    let (bias, rest) = rest.split_at(h);
+    let (ow, ob) = rest.split_at(2 * h);
+    let us = board.side_to_move();
+    let mut out = ob[0];
+    for (half, perspective) in [us, !us].into_iter().enumerate() {
+        let mut acc = bias.to_vec();
+        for color in [Color::White, Color::Black] {
+            for piece in Piece::ALL {
+                for square in board.colored_pieces(color, piece) {
+                    let f = feature_index(perspective, color, piece, square);
+                    for (a, w) in acc.iter_mut().zip(&weights[f * h..(f + 1) * h]) {
+                        *a += w;
+                    }
+                }
+            }
+        }
+        for (a, w) in acc.iter().zip(&ow[half * h..(half + 1) * h]) {
+            let c = a.clamp(0.0, 1.0);
+            out += c * c * w;
+        }
+    }
+    let result = f64::from(record.result) / 2.0;
+    let target = wdl * result + (1.0 - wdl) / (1.0 + (-f64::from(record.score) / 400.0).exp());
+    let prediction = 1.0 / (1.0 + (-out).exp());
+    (prediction - target).powi(2)
+}
+
+#[test]
+fn gradients_agree_with_finite_differences() {
+    let (bytes, _) = random_games(3, 11);
+    let mut boards = Vec::new();
+    let mut records = Vec::new();
+    for game in crate::viri::read_games(&bytes).unwrap() {
+        let result = game.result as u8;
+        for (board, _, score) in game.positions().skip(10).step_by(9) {
+            records.push(Record::new(&board, score, result));
+            boards.push(board);
+        }
+    }
+    assert!(records.len() >= 10);
+    let mut net = Network::new(16, 3);
+    // Non-zero biases, so that units sit on both sides of the kinks.
+    let mut rng = SplitMix64::new(5);
+    let (start, end) = (net.bias_start(), net.params.len());
+    for p in &mut net.params[start..end] {
+        *p = (rng.unit() as f32 - 0.5) * 0.6;
+    }
+    let wdl = 0.3;
+    let total = |net: &Network| -> f64 {
+        boards
+            .iter()
+            .zip(&records)
+            .map(|(b, r)| reference_loss(net, b, r, wdl))
+            .sum::<f64>()
+            / records.len() as f64
+    };
+    let mut grad = vec![0.0; net.params.len()];
+    let mut scratch = Scratch::new(16);
+    let scale = 1.0 / records.len() as f32;
+    let loss = net.add_gradient(&records, wdl as f32, scale, &mut grad, &mut scratch);
+    assert!((loss / records.len() as f64 - total(&net)).abs() < 1e-5);
+
+    // Every bias and output weight, and the feature weights of the first position's pieces.
+    let mut checked: Vec<usize> = (start..end).collect();
+    for &f in records[0].white_features() {
+        for unit in [0, 5, 15] {
+            checked.push(usize::from(f) * 16 + unit);
+        }
+    }
+    let mut nonzero = 0;
+    for index in checked {
+        // Central differences on the f64 reference, with the parameter stepped in f64.
+        let eps = 1e-3f32;
+        let original = net.params[index];
+        // The stepped parameter is an f32, so the step actually taken is measured.
+        let shifted = |delta: f32| {
+            let mut probe = net.clone();
+            probe.params[index] = original + delta;
+            (total(&probe), f64::from(probe.params[index]))
+        };
+        let (up, x_up) = shifted(eps);
+        let (down, x_down) = shifted(-eps);
+        let numeric = (up - down) / (x_up - x_down);
+        let analytic = f64::from(grad[index]);
+        if analytic.abs() > 1e-6 {
+            nonzero += 1;
+        }
+        assert!(
+            (numeric - analytic).abs() <= 1e-4 + 0.02 * numeric.abs(),
+            "parameter {index}: analytic {analytic}, numeric {numeric}"
+        );
+    }
+    assert!(nonzero > 40, "only {nonzero} non-zero gradients checked");
+}
+
+fn quick_config(hidden: usize, epochs: usize) -> TrainConfig {
+    TrainConfig {
+        hidden,
+        epochs,
+        lr: 0.01,
+        wdl: 0.0,
+        threads: 2,
+        seed: 9,
+        batch: 256,
+    }
+}
+
+/// Targets are `sigmoid(material / 400)` (wdl 0), a function of the features alone. The
+/// best constant prediction has a loss equal to the targets' variance, and an untrained
+/// or broken network does no better; the held-out games (never trained on) must come
+/// below a tenth of it, which needs the net to have learnt the piece values.
+#[test]
+fn learns_material_on_held_out_games() {
+    let mut split = material_split(300, 1);
+    assert!(split.train.len() > 10_000 && split.held_out.len() > 500);
+    let variance = super::constant_loss(&split.held_out, 0.0).unwrap();
+    let mut last = None;
+    train(&quick_config(32, 8), &mut split, |report, _| {
+        last = report.held_out_loss;
+    });
+    let held_out = last.unwrap();
+    assert!(
+        held_out < 0.1 * variance,
+        "held-out loss {held_out}, target variance {variance}"
+    );
+}
+
+/// The mean and worst absolute difference between the float evaluation of `net` and the
+/// integer evaluation of `params` over `boards`, in centipawns.
+fn eval_gap(net: &Network, params: &NetworkParams, boards: &[Board]) -> (f32, f32) {
+    let mut worst = 0.0f32;
+    let mut total = 0.0f32;
+    for board in boards {
+        let diff = (quantised_eval(params, board) as f32 - net.evaluate(board)).abs();
+        worst = worst.max(diff);
+        total += diff;
+    }
+    (total / boards.len() as f32, worst)
+}
+
+/// The integer evaluator computes exactly the float net of the rounded weights, up to its
+/// two truncating divisions: `sum / QA` (under 1 / (QA·QB) of the output, 0.025 cp) and
+/// the final one (under 1 cp).
+#[test]
+fn integer_evaluator_is_the_float_net_of_the_rounded_weights() {
+    let mut split = material_split(100, 2);
+    let net = train(&quick_config(64, 3), &mut split, |_, _| {});
+    let params = quantise(&net);
+    let rounded = dequantise(&params);
+    assert_eq!(quantise(&rounded), params);
+    let (_, boards) = random_games(20, 3);
+    let (mean, worst) = eval_gap(&rounded, &params, &boards);
+    assert!(worst < 1.03, "mean {mean} cp, worst {worst} cp");
+}
+
+/// Rounding costs some accuracy: output weights are multiples of 1/QB = 1/64, an error of
+/// up to 1/128 each, times activations in [0, 1] summed over 2H units (and the
+/// accumulators are multiples of 1/255). For this net (H = 64, trained briefly at a high
+/// rate) that is a few centipawns on average; the bounds below are about twice the
+/// observed gap, far below what a wrong scale or a swapped half would give (hundreds).
+#[test]
+fn quantised_net_agrees_with_float_net() {
+    let mut split = material_split(100, 2);
+    let net = train(&quick_config(64, 3), &mut split, |_, _| {});
+    let params = quantise(&net);
+    let (_, boards) = random_games(20, 3);
+    let (mean, worst) = eval_gap(&net, &params, &boards);
+    eprintln!("float vs quantised: mean {mean} cp, worst {worst} cp");
+    assert!(
+        mean < 10.0 && worst < 45.0,
+        "mean {mean} cp, worst {worst} cp"
+    );
+}
+
+#[test]
+fn export_then_load_is_exact() {
+    let mut split = material_split(30, 4);
+    let net = train(&quick_config(32, 1), &mut split, |_, _| {});
+    let bytes = export_bytes(&net);
+    let loaded = NetworkParams::from_bytes(&bytes).unwrap();
+    assert_eq!(loaded, quantise(&net));
+    let (_, boards) = random_games(3, 5);
+    for board in &boards {
+        assert_eq!(
+            quantised_eval(&loaded, board),
+            quantised_eval(&quantise(&net), board)
+        );
+    }
+}
+
+#[test]
+fn training_is_reproducible() {
+    let config = quick_config(16, 2);
+    let net_a = train(&config, &mut material_split(20, 6), |_, _| {});
+    let net_b = train(&config, &mut material_split(20, 6), |_, _| {});
+    assert_eq!(net_a, net_b);
+}
+
+/// The command line end to end: flags, a data directory, the written network.
+#[test]
+fn command_writes_a_loadable_network() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/train-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (bytes, _) = random_games(20, 8);
+    std::fs::write(dir.join("a.viri"), &bytes).unwrap();
+    std::fs::write(dir.join("b.viri.part"), b"unfinished").unwrap();
+    let out = dir.join("net.bin");
+    let args: Vec<String> = format!(
+        "--data {} --out {} --hidden 16 --epochs 1 --batch 128 --threads 2",
+        dir.display(),
+        out.display()
+    )
+    .split_whitespace()
+    .map(String::from)
+    .collect();
+    let command = super::parse_args(&args).unwrap();
+    assert_eq!(command.data, [dir.join("a.viri")]);
+    super::run(&command).unwrap();
+    let params = NetworkParams::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(params.hidden, 16);
+    // The float checkpoint beside it is the same network, and a run can start from it.
+    let checkpoint = dir.join("net.bin.ckpt");
+    let net = super::checkpoint::from_bytes(&std::fs::read(&checkpoint).unwrap()).unwrap();
+    assert_eq!(quantise(&net), params);
+    let mut resumed = args.clone();
+    resumed.retain(|word| word != "--hidden" && word != "16");
+    resumed.extend(["--init".to_string(), checkpoint.display().to_string()]);
+    let command = super::parse_args(&resumed).unwrap();
+    assert_eq!(command.init.as_ref(), Some(&net));
+    assert_eq!(command.config.hidden, 16);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
