@@ -36,7 +36,6 @@ pub mod parallel;
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -70,41 +69,35 @@ pub const DEFAULT_BATCH: usize = 16_384;
 pub const DEFAULT_HOLDOUT: f64 = 0.05;
 
 /// Why a training run failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     /// A bad command line.
-    Flags(CliError),
+    #[error("{0}")]
+    Flags(#[from] CliError),
     /// A file or directory could not be read or written.
-    Io { path: String, error: std::io::Error },
+    #[error("{path}: {error}")]
+    Io {
+        path: String,
+        #[source]
+        error: std::io::Error,
+    },
     /// A data file is not valid viriformat.
-    Data { path: String, error: ViriError },
+    #[error("{path}: {error}")]
+    Data {
+        path: String,
+        #[source]
+        error: ViriError,
+    },
     /// A float checkpoint (`--init`) that cannot be used.
+    #[error("{path}: {error}")]
     Checkpoint {
         path: String,
+        #[source]
         error: checkpoint::CheckpointError,
     },
     /// No position survived the filter (or none was left for training).
+    #[error("no training positions in the data")]
     NoData,
-}
-
-impl fmt::Display for TrainError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TrainError::Flags(error) => write!(f, "{error}"),
-            TrainError::Io { path, error } => write!(f, "{path}: {error}"),
-            TrainError::Data { path, error } => write!(f, "{path}: {error}"),
-            TrainError::Checkpoint { path, error } => write!(f, "{path}: {error}"),
-            TrainError::NoData => write!(f, "no training positions in the data"),
-        }
-    }
-}
-
-impl std::error::Error for TrainError {}
-
-impl From<CliError> for TrainError {
-    fn from(error: CliError) -> Self {
-        TrainError::Flags(error)
-    }
 }
 
 /// The hyperparameters of a run.
@@ -174,7 +167,7 @@ const VALUE_FLAGS: &[&str] = &[
 ];
 
 fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 /// Runs `train` with the words after the subcommand name.
