@@ -119,3 +119,41 @@ fn tune_reads_datagen_output_and_writes_params() {
     assert!(source.contains("MATERIAL: [S; 6]"), "{source}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn viri_format_holds_every_ply_and_resumes_thread_independently() {
+    let dir = temp_dir("viri");
+    let whole = dir.join("whole.viri");
+    datagen(
+        &whole,
+        &["--games", "4", "--threads", "1", "--format", "viri"],
+    );
+    let bytes = std::fs::read(&whole).unwrap();
+    let games = cutoff::viri::read_games(&bytes).unwrap();
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        assert!(
+            game.plies.len() >= 8,
+            "a game of {} plies",
+            game.plies.len()
+        );
+        // The game ends where the rules or the adjudication end it, never mid-way: the
+        // final position is either over by the rules or was adjudicated (a decisive result
+        // then has a large score for the winner near the end).
+        let last_score = i32::from(game.plies.last().unwrap().1);
+        match game.result {
+            cutoff::viri::GameResult::WhiteWins => assert!(last_score > 0, "{last_score}"),
+            cutoff::viri::GameResult::BlackWins => assert!(last_score < 0, "{last_score}"),
+            cutoff::viri::GameResult::Draw => {}
+        }
+    }
+    // Two threads, in two runs (games 0-1, then 2-3 resumed): the same bytes.
+    let split = dir.join("split.viri");
+    let args = ["--threads", "2", "--format", "viri"];
+    datagen(&split, &[&["--games", "2"][..], &args[..]].concat());
+    datagen(
+        &split,
+        &[&["--games", "2", "--first-game", "2"][..], &args[..]].concat(),
+    );
+    assert_eq!(std::fs::read(&split).unwrap(), bytes);
+}
