@@ -1,14 +1,17 @@
 //! `bench`: a fixed set of positions, each searched to a fixed depth with a fresh 16 MiB
-//! hash table and one thread. The total node count is the search's fingerprint: the same
+//! hash table and one thread, with the engine's evaluation (the built-in one, or the
+//! network `EvalFile` loaded). The total node count is the search's fingerprint: the same
 //! on every run, so a commit that changes it changes the search.
 
 use std::time::Instant;
 
 use crate::bench_positions::BENCH_POSITIONS;
+use crate::nnue::Network;
 use crate::output::Output;
 use crate::position::{parse_fen, Game};
 use crate::search::tt::TranspositionTable;
-use crate::search::{think, Limits};
+use crate::search::{think_with, Limits, Settings};
+use std::sync::Arc;
 
 /// The depth `bench` searches when none is given.
 pub const DEFAULT_DEPTH: u32 = 12;
@@ -26,8 +29,13 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth`; `progress` is told each position's nodes.
-pub fn measure(depth: u32, mut progress: impl FnMut(usize, &str, u64)) -> BenchResult {
+/// Searches every bench position to `depth` with `network` (`None`: the hand-crafted
+/// evaluation); `progress` is told each position's nodes.
+pub fn measure(
+    depth: u32,
+    network: Option<&Arc<Network>>,
+    mut progress: impl FnMut(usize, &str, u64),
+) -> BenchResult {
     let started = Instant::now();
     let mut total = 0;
     for (index, fen) in BENCH_POSITIONS.iter().enumerate() {
@@ -39,7 +47,11 @@ pub fn measure(depth: u32, mut progress: impl FnMut(usize, &str, u64)) -> BenchR
             depth: Some(depth),
             ..Limits::default()
         };
-        let outcome = think(game, limits, &TranspositionTable::new(16));
+        let settings = Settings {
+            network: network.cloned(),
+            ..Settings::default()
+        };
+        let outcome = think_with(game, limits, &TranspositionTable::new(16), settings);
         total += outcome.nodes;
         progress(index, fen, outcome.nodes);
     }
@@ -50,9 +62,9 @@ pub fn measure(depth: u32, mut progress: impl FnMut(usize, &str, u64)) -> BenchR
 }
 
 /// Runs the benchmark and prints its report, ending with `<N> nodes <M> nps`.
-pub fn run(depth: Option<u32>, out: &Output) {
+pub fn run(depth: Option<u32>, network: Option<&Arc<Network>>, out: &Output) {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
-    let result = measure(depth, |index, fen, nodes| {
+    let result = measure(depth, network, |index, fen, nodes| {
         out.line(&format!(
             "position {:>2}/{}: {nodes:>10} nodes  {fen}",
             index + 1,

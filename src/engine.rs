@@ -168,7 +168,7 @@ impl Engine {
                 Some(network) => nnue::report(network, &self.game.board),
                 None => eval::report(&self.game.board),
             }),
-            Command::Bench { depth } => bench::run(depth, &self.out),
+            Command::Bench { depth } => bench::run(depth, self.network.as_ref(), &self.out),
             Command::Perft { depth } => {
                 if depth > perft::MAX_DEPTH {
                     self.out.error(&format!(
