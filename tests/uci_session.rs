@@ -242,6 +242,12 @@ const BAD_FENS: &[(&str, &str, &str)] = &[
         "king",
     ),
     ("no black king", "8/8/8/8/8/8/8/4K3 w - - 0 1", "king"),
+    ("kings side by side", "Kk6/8/8/8/8/8/8/8 w - - 0 1", "king"),
+    (
+        "kings diagonally adjacent, black to move",
+        "8/8/8/3k4/4K3/8/8/8 b - - 0 1",
+        "king",
+    ),
     ("pawn on rank 1", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "pawn"),
     ("pawn on rank 8", "p3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawn"),
     (
