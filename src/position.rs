@@ -5,7 +5,7 @@
 use std::fmt;
 
 use cozy_chess::{Board, Color, File, Move, Piece, Square};
-use protocol::{PositionStart, Promotion, UciMove};
+use protocol::{quote, PositionStart, Promotion, UciMove};
 
 /// Why a `position` command was rejected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,15 +51,19 @@ impl fmt::Display for PositionError {
                 f,
                 "invalid FEN: the kings on {white} and {black} stand next to each other"
             ),
-            SideToMove(tok) => write!(f, "invalid FEN: side to move '{tok}' is not 'w' or 'b'"),
+            SideToMove(tok) => write!(
+                f,
+                "invalid FEN: side to move {} is not 'w' or 'b'",
+                quote(tok)
+            ),
             ImpossibleCheck => write!(
                 f,
                 "invalid FEN: the side not to move is in check, or the side to move is in an impossible check"
             ),
             Castling(why) => write!(f, "invalid FEN castling rights: {why}"),
             EnPassant(why) => write!(f, "invalid FEN en-passant square: {why}"),
-            HalfmoveClock(tok) => write!(f, "invalid FEN halfmove clock '{tok}'"),
-            FullmoveNumber(tok) => write!(f, "invalid FEN fullmove number '{tok}'"),
+            HalfmoveClock(tok) => write!(f, "invalid FEN halfmove clock {}", quote(tok)),
+            FullmoveNumber(tok) => write!(f, "invalid FEN fullmove number {}", quote(tok)),
             IllegalMove { index, token } => {
                 write!(f, "move {index} ({token}) is illegal in that position")
             }
@@ -88,7 +92,8 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, PositionError> {
     let en_passant = fields[3];
     if en_passant != "-" && en_passant.parse::<Square>().is_err() {
         return Err(PositionError::EnPassant(format!(
-            "'{en_passant}' is not a square"
+            "{} is not a square",
+            quote(en_passant)
         )));
     }
     let halfmove: u32 = match fields.get(4) {
@@ -114,8 +119,8 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, PositionError> {
     let with_castling = format!("{} {} {} - 0 1", fields[0], fields[1], castling);
     Board::from_fen(&with_castling, true).map_err(|_| {
         PositionError::Castling(format!(
-            "'{}' does not match the king and rooks on the board",
-            fields[2]
+            "{} does not match the king and rooks on the board",
+            quote(fields[2])
         ))
     })?;
     let full = format!(
@@ -133,7 +138,7 @@ type Squares = [Option<(Piece, Color)>; 64];
 /// Why an en-passant square that parses is still impossible.
 fn en_passant_problem(squares: &Squares, side: Color, text: &str) -> String {
     let Ok(square) = text.parse::<Square>() else {
-        return format!("'{text}' is not a square");
+        return format!("{} is not a square", quote(text));
     };
     let (behind, landed, origin) = match side {
         Color::White => (5, 4, 6),
@@ -146,11 +151,15 @@ fn en_passant_problem(squares: &Squares, side: Color, text: &str) -> String {
         && squares[origin * 8 + file].is_none();
     if square.rank() as usize == behind && pushed {
         format!(
-            "'{text}' is impossible: no double pawn push could have left the side to move \
-             in the check it is in"
+            "{} is impossible: no double pawn push could have left the side to move \
+             in the check it is in",
+            quote(text)
         )
     } else {
-        format!("'{text}' is not just behind a pawn of the side that moved last")
+        format!(
+            "{} is not just behind a pawn of the side that moved last",
+            quote(text)
+        )
     }
 }
 

@@ -1328,6 +1328,51 @@ fn garbage_bytes_and_very_long_lines_do_not_crash_the_engine() {
     }
 }
 
+/// An error quotes at most 40 characters of the offending token and then gives its length,
+/// so a multi-megabyte token gives a short error line, wherever the token stands.
+#[test]
+fn errors_quote_at_most_40_characters_of_a_huge_token() {
+    let mut engine = start();
+    engine.send(AFTER_E4);
+    let huge = "x".repeat(5_000_000);
+    let cut = format!("'{}…' (5,000,000 characters)", "x".repeat(40));
+    let lines = [
+        huge.clone(),
+        format!("isready {huge}"),
+        format!("position startpos moves e2e4 {huge}"),
+        format!("position fen 4k3/8/8/8/8/8/8/4K3 {huge} - - 0 1"),
+        format!("position fen 4k3/8/8/8/8/8/8/4K3 w - {huge} 0 1"),
+        format!("position fen 4k3/8/8/8/8/8/8/4K3 w - - {huge} 1"),
+        format!("setoption name {huge} value 1"),
+        format!("setoption name Hash value {huge}"),
+        format!("setoption name Ponder value {huge}"),
+        format!("setoption name BookFile value {huge}"),
+    ];
+    for line in &lines {
+        engine.send(line);
+        let answer = engine.sync();
+        // A file path is quoted up to 300 characters, any other token up to 40.
+        let book = line.starts_with("setoption name BookFile");
+        let short = |l: &String| l.chars().count() < if book { 500 } else { 200 };
+        if answer.len() != 1 || !is_error(&answer[0]) || !short(&answer[0]) {
+            engine.fail(&format!(
+                "expected one short error line, got {} lines, the first {} characters long",
+                answer.len(),
+                answer.first().map_or(0, |l| l.chars().count())
+            ));
+        }
+        let quoted = if book {
+            answer[0].contains("…' (5,000,000 characters)")
+        } else {
+            answer[0].contains(&cut)
+        };
+        if !quoted {
+            engine.fail(&format!("the error does not quote the token as {cut}"));
+        }
+    }
+    assert_replies(&mut engine, AFTER_E4_REPLIES, "after the huge tokens");
+}
+
 /// `MultiPV 3` prints three ranked lines per depth, each with its index, distinct first
 /// moves and scores that do not rise from one line to the next.
 #[test]

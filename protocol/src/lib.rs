@@ -11,7 +11,7 @@ mod response;
 mod uci_move;
 
 pub use command::{Command, GoParams, PositionStart};
-pub use error::ParseError;
+pub use error::{quote, quote_up_to, ParseError, Quoted, QUOTE_LIMIT};
 pub use parse::parse_command;
 pub use response::{Info, OptionKind, OptionSpec, Response, Score, ScoreBound, Wdl};
 pub use uci_move::{Promotion, Square, UciMove};
