@@ -428,13 +428,8 @@ fn malformed_commands_get_exactly_one_error_each_and_change_nothing() {
     let mut engine = start();
     engine.send(AFTER_E4);
     let malformed = [
-        "go depth abc",
-        "go depth",
-        "go depth -5",
-        "go nodes 1e6",
-        "go depth 3 perft 2",
-        "go searchmoves e2e4",
-        "go bogus",
+        "go perft",
+        "go perft x",
         "foo",
         "UCI",
         "isready now",
@@ -482,6 +477,76 @@ fn malformed_commands_get_exactly_one_error_each_and_change_nothing() {
     }
     let (_, best) = search(&mut engine, "go depth 2");
     assert_legal_bestmove(&mut engine, AFTER_E4, &best);
+}
+
+/// A line that begins with `go` (other than `go perft`) always ends in exactly one legal
+/// `bestmove`, after one error line per refused part: a faulty part is left out and the
+/// search runs with the rest; with no limit left it searches to depth 1, not forever.
+#[test]
+fn every_go_ends_in_exactly_one_legal_bestmove_after_its_errors() {
+    let mut engine = start();
+    let huge = "9".repeat(5_000_000);
+    let huge_depth = format!("go depth {huge}");
+    // (position, go line, error lines expected, the only move allowed if any)
+    let cases: &[(&str, &str, usize, Option<&str>)] = &[
+        ("position startpos", "go wtime abc btime 1000", 1, None),
+        ("position startpos", "go movetime -5", 0, None),
+        ("position startpos", "go depth 2 searchmoves zz", 1, None),
+        (
+            "position startpos",
+            "go depth 3 searchmoves e2e4 a1a1",
+            1,
+            Some("e2e4"),
+        ),
+        (
+            "position startpos",
+            "go searchmoves g1f3 e2e9",
+            1,
+            Some("g1f3"),
+        ),
+        (
+            "position startpos",
+            "go depth 2 searchmoves a1a1 h7h5",
+            2,
+            None,
+        ),
+        (AFTER_E4, "go depth abc", 1, None),
+        (AFTER_E4, "go depth", 1, None),
+        (AFTER_E4, "go depth -5", 1, None),
+        (AFTER_E4, "go nodes 1e6", 1, None),
+        (AFTER_E4, "go wtime x btime y winc -1", 2, None),
+        (AFTER_E4, "go depth 3 perft 2", 1, None),
+        (AFTER_E4, "go bogus", 1, None),
+        (AFTER_E4, "go searchmoves e2e4", 1, None),
+        (AFTER_E4, &huge_depth, 1, None),
+    ];
+    for &(position, go, errors, only) in cases {
+        engine.send(position);
+        let (lines, best) = search(&mut engine, go);
+        let error_lines: Vec<&String> = lines.iter().filter(|l| is_error(l)).collect();
+        if error_lines.len() != errors || error_lines.iter().any(|l| l.len() > 200) {
+            engine.fail(&format!(
+                "`{}`: expected {errors} short error lines, got {}",
+                &go[..go.len().min(60)],
+                error_lines.len()
+            ));
+        }
+        assert_legal_bestmove(&mut engine, position, &best);
+        if let Some(only) = only {
+            if best.0 != only {
+                engine.fail(&format!("`{go}`: expected bestmove {only}"));
+            }
+        }
+    }
+    // With no legal move, the answer is `bestmove 0000`.
+    engine.send(&format!("position fen {CHECKMATED}"));
+    let (lines, (best, _)) = search(&mut engine, "go depth x searchmoves h8g8");
+    let errors = lines.iter().filter(|l| is_error(l)).count();
+    if best != "0000" || errors != 2 {
+        engine.fail(&format!(
+            "checkmated: expected 2 errors and 0000, got {best}"
+        ));
+    }
 }
 
 #[test]
@@ -1123,14 +1188,13 @@ fn searchmoves_restricts_the_root_moves() {
     if best != "h2h3" && best != "b1a3" {
         engine.fail(&format!("searchmoves h2h3 b1a3: got {best}"));
     }
-    // An illegal search move refuses the whole go (one error, no bestmove).
-    engine.send("go depth 1 searchmoves e2e5");
-    let lines = engine.sync();
-    if lines.len() != 1 || !is_error(&lines[0]) {
-        engine.fail(&format!(
-            "illegal searchmoves: expected one error, got {lines:?}"
-        ));
+    // An illegal search move is reported and left out; with none left, every move is
+    // searched, and the go still ends in one bestmove.
+    let (lines, best) = search(&mut engine, "go depth 1 searchmoves e2e5");
+    if lines.iter().filter(|l| is_error(l)).count() != 1 {
+        engine.fail("illegal searchmoves: expected one error");
     }
+    assert_legal_bestmove(&mut engine, "position startpos", &best);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::UciMove;
+use crate::{ParseError, UciMove};
 
 /// One line of input, parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +63,10 @@ pub struct GoParams {
     pub mate: Option<u32>,
     pub movetime: Option<u64>,
     pub infinite: bool,
+    /// The parts of the line that were refused, one error each, in line order (an
+    /// unreadable number, a token that is not a move, an unexpected token); the fields
+    /// above hold the rest. The engine reports them and searches anyway. Not rendered.
+    pub problems: Vec<ParseError>,
 }
 
 /// Renders the command as the canonical line of text that parses back to it
@@ -120,7 +124,8 @@ impl fmt::Display for Command {
 }
 
 /// Renders the parameters as they follow `go` (without the `go` itself), separated
-/// by single spaces; empty when no parameter is set.
+/// by single spaces; empty when no parameter is set. The refused parts (`problems`) are
+/// not rendered.
 impl fmt::Display for GoParams {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut words: Vec<String> = Vec::new();
