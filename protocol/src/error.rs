@@ -9,14 +9,29 @@ pub enum ParseError {
     Empty,
     /// The first word is not a command.
     UnknownCommand(String),
-    /// A command's keyword or argument is missing: (command, what is missing).
-    Missing { command: String, what: String },
-    /// A token appears where it does not belong: (command, token).
-    UnexpectedToken { command: String, token: String },
+    /// A command's keyword or argument is missing.
+    Missing {
+        /// The command that lacks it (`setoption`, `position`).
+        command: String,
+        /// What is missing (`name`, `FEN`, `startpos or fen`).
+        what: String,
+    },
+    /// A token appears where it does not belong.
+    UnexpectedToken {
+        /// The command whose arguments hold the token.
+        command: String,
+        /// The token, as received.
+        token: String,
+    },
     /// A number is malformed, negative or out of range: (parameter, token).
     /// A number that is missing altogether (`go depth` at the end of the line) has an
     /// empty `token`.
-    BadNumber { parameter: String, token: String },
+    BadNumber {
+        /// The keyword the number belongs to (`depth`, `wtime`, `perft`, `bench`...).
+        parameter: String,
+        /// The offending text, empty when the number is missing.
+        token: String,
+    },
     /// A token is not a move in UCI notation.
     BadMove(String),
 }

@@ -1,3 +1,5 @@
+#![warn(missing_docs)]
+
 //! The UCI dialect spoken by Cutoff: typed commands (GUI to engine), typed responses
 //! (engine to GUI), a nom grammar that turns a line of text into a [`Command`], and
 //! renderers that turn a [`Response`] into a line of text.
