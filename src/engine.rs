@@ -332,14 +332,20 @@ impl Engine {
         self.active = None;
     }
 
+    /// Starts the search of a `go`. A `go` is never refused, since the GUI waits for its
+    /// `bestmove`: each refused part gets its error line (see [`Engine::limits`]) and the
+    /// search runs with the rest.
     fn go(&mut self, params: GoParams, started: Instant) {
-        let limits = match self.limits(&params) {
-            Ok(limits) => limits,
-            Err(error) => {
-                self.out.error(&error);
-                return;
-            }
-        };
+        for problem in params.problems.iter().take(MAX_GO_ERRORS) {
+            self.out.error(&problem.to_string());
+        }
+        if params.problems.len() > MAX_GO_ERRORS {
+            self.out.error(&format!(
+                "go: {} more faulty parts not shown",
+                params.problems.len() - MAX_GO_ERRORS
+            ));
+        }
+        let limits = self.limits(&params);
         if is_game_move(&params) && self.play_book_move() {
             return;
         }
@@ -391,13 +397,28 @@ impl Engine {
         true
     }
 
-    fn limits(&self, params: &GoParams) -> Result<Limits, String> {
+    /// The limits of a `go`. A `searchmoves` move that is not legal here is reported and
+    /// left out; when none is left, the search covers every move. A `go` that had a part
+    /// refused (by the parser or here) and is left with no limit, and is neither
+    /// `infinite` nor `ponder`, searches to [`FALLBACK_DEPTH`]: the limit it asked for is
+    /// unknown, and a search that only `stop` ends could leave the GUI waiting forever.
+    fn limits(&self, params: &GoParams) -> Limits {
         let board = &self.game.board;
+        let mut refused = !params.problems.is_empty();
         let mut searchmoves = Vec::with_capacity(params.searchmoves.len());
         for &uci in &params.searchmoves {
-            let mv = from_uci(board, uci, self.options.chess960)
-                .ok_or_else(|| format!("searchmoves: {uci} is not a legal move here"))?;
-            searchmoves.push(mv);
+            match from_uci(board, uci, self.options.chess960) {
+                Some(mv) => searchmoves.push(mv),
+                None => {
+                    refused = true;
+                    self.out
+                        .error(&format!("searchmoves: {uci} is not a legal move here"));
+                }
+            }
+        }
+        if searchmoves.is_empty() && !params.searchmoves.is_empty() {
+            self.out
+                .info_string("searchmoves: no legal move left; searching all moves");
         }
         let (ours, theirs) = match board.side_to_move() {
             Color::White => ((params.wtime, params.winc), (params.btime, params.binc)),
@@ -428,13 +449,26 @@ impl Engine {
             infinite: params.infinite,
             searchmoves,
         };
+        if !limits.is_bounded() && refused && !params.infinite && !params.ponder {
+            self.out.info_string(&format!(
+                "go: no limit left after the errors; searching to depth {FALLBACK_DEPTH}"
+            ));
+            limits.depth = Some(FALLBACK_DEPTH);
+        }
         // `go` with no limit at all searches until `stop`.
         if !limits.is_bounded() {
             limits.infinite = true;
         }
-        Ok(limits)
+        limits
     }
 }
+
+/// The depth of the search that answers a `go` whose limits were all refused: quick,
+/// and still a legal, sensible move.
+const FALLBACK_DEPTH: u32 = 1;
+
+/// The most error lines one `go` prints for its faulty parts; the rest are counted.
+const MAX_GO_ERRORS: usize = 8;
 
 /// A line waiting for the running search to end.
 enum Waiting {

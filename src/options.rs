@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use protocol::{OptionKind, OptionSpec};
+use protocol::{quote, OptionKind, OptionSpec};
 
 use crate::search::strength;
 
@@ -101,10 +101,15 @@ pub enum OptionError {
 impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OptionError::Unknown(name) => write!(f, "unknown option '{name}'"),
-            OptionError::MissingValue(name) => write!(f, "option '{name}' needs a value"),
+            OptionError::Unknown(name) => write!(f, "unknown option {}", quote(name)),
+            OptionError::MissingValue(name) => write!(f, "option {} needs a value", quote(name)),
             OptionError::NotANumber { name, value } => {
-                write!(f, "option '{name}': '{value}' is not an integer")
+                write!(
+                    f,
+                    "option {}: {} is not an integer",
+                    quote(name),
+                    quote(value)
+                )
             }
             OptionError::OutOfRange {
                 name,
@@ -113,10 +118,17 @@ impl fmt::Display for OptionError {
                 max,
             } => write!(
                 f,
-                "option '{name}': {value} is out of range {min}..{max}; value unchanged"
+                "option {}: {} is out of range {min}..{max}; value unchanged",
+                quote(name),
+                quote(value)
             ),
             OptionError::NotABoolean { name, value } => {
-                write!(f, "option '{name}': '{value}' is not true or false")
+                write!(
+                    f,
+                    "option {}: {} is not true or false",
+                    quote(name),
+                    quote(value)
+                )
             }
         }
     }

@@ -5,23 +5,35 @@
 use std::fmt;
 
 use cozy_chess::{Board, Color, File, Move, Piece, Square};
-use protocol::{PositionStart, Promotion, UciMove};
+use protocol::{quote, PositionStart, Promotion, UciMove};
 
 /// Why a `position` command was rejected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PositionError {
     FieldCount(usize),
     Placement(String),
-    KingCount { color: &'static str, count: usize },
+    KingCount {
+        color: &'static str,
+        count: usize,
+    },
     PawnOnBackRank(String),
     TooManyPieces(&'static str),
+    /// The two kings stand on neighbouring squares (white's first): each would attack
+    /// the other, which no legal game reaches.
+    KingsTouching {
+        white: String,
+        black: String,
+    },
     SideToMove(String),
     ImpossibleCheck,
     Castling(String),
     EnPassant(String),
     HalfmoveClock(String),
     FullmoveNumber(String),
-    IllegalMove { index: usize, token: String },
+    IllegalMove {
+        index: usize,
+        token: String,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -35,15 +47,23 @@ impl fmt::Display for PositionError {
             }
             PawnOnBackRank(sq) => write!(f, "invalid FEN: pawn on {sq}, on the first or last rank"),
             TooManyPieces(color) => write!(f, "invalid FEN: {color} has too many pieces"),
-            SideToMove(tok) => write!(f, "invalid FEN: side to move '{tok}' is not 'w' or 'b'"),
+            KingsTouching { white, black } => write!(
+                f,
+                "invalid FEN: the kings on {white} and {black} stand next to each other"
+            ),
+            SideToMove(tok) => write!(
+                f,
+                "invalid FEN: side to move {} is not 'w' or 'b'",
+                quote(tok)
+            ),
             ImpossibleCheck => write!(
                 f,
                 "invalid FEN: the side not to move is in check, or the side to move is in an impossible check"
             ),
             Castling(why) => write!(f, "invalid FEN castling rights: {why}"),
             EnPassant(why) => write!(f, "invalid FEN en-passant square: {why}"),
-            HalfmoveClock(tok) => write!(f, "invalid FEN halfmove clock '{tok}'"),
-            FullmoveNumber(tok) => write!(f, "invalid FEN fullmove number '{tok}'"),
+            HalfmoveClock(tok) => write!(f, "invalid FEN halfmove clock {}", quote(tok)),
+            FullmoveNumber(tok) => write!(f, "invalid FEN fullmove number {}", quote(tok)),
             IllegalMove { index, token } => {
                 write!(f, "move {index} ({token}) is illegal in that position")
             }
@@ -72,7 +92,8 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, PositionError> {
     let en_passant = fields[3];
     if en_passant != "-" && en_passant.parse::<Square>().is_err() {
         return Err(PositionError::EnPassant(format!(
-            "'{en_passant}' is not a square"
+            "{} is not a square",
+            quote(en_passant)
         )));
     }
     let halfmove: u32 = match fields.get(4) {
@@ -98,8 +119,8 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, PositionError> {
     let with_castling = format!("{} {} {} - 0 1", fields[0], fields[1], castling);
     Board::from_fen(&with_castling, true).map_err(|_| {
         PositionError::Castling(format!(
-            "'{}' does not match the king and rooks on the board",
-            fields[2]
+            "{} does not match the king and rooks on the board",
+            quote(fields[2])
         ))
     })?;
     let full = format!(
@@ -117,7 +138,7 @@ type Squares = [Option<(Piece, Color)>; 64];
 /// Why an en-passant square that parses is still impossible.
 fn en_passant_problem(squares: &Squares, side: Color, text: &str) -> String {
     let Ok(square) = text.parse::<Square>() else {
-        return format!("'{text}' is not a square");
+        return format!("{} is not a square", quote(text));
     };
     let (behind, landed, origin) = match side {
         Color::White => (5, 4, 6),
@@ -130,11 +151,15 @@ fn en_passant_problem(squares: &Squares, side: Color, text: &str) -> String {
         && squares[origin * 8 + file].is_none();
     if square.rank() as usize == behind && pushed {
         format!(
-            "'{text}' is impossible: no double pawn push could have left the side to move \
-             in the check it is in"
+            "{} is impossible: no double pawn push could have left the side to move \
+             in the check it is in",
+            quote(text)
         )
     } else {
-        format!("'{text}' is not just behind a pawn of the side that moved last")
+        format!(
+            "{} is not just behind a pawn of the side that moved last",
+            quote(text)
+        )
     }
 }
 
@@ -227,6 +252,21 @@ fn check_material(squares: &Squares) -> Result<(), PositionError> {
             .count();
         if pieces > 16 || count(Piece::Pawn) > 8 {
             return Err(PositionError::TooManyPieces(color_name(color)));
+        }
+    }
+    // A king never attacks the other king: whichever side is to move, such a position
+    // cannot arise, and the side to move could take the other king.
+    let king = |color| {
+        squares
+            .iter()
+            .position(|s| *s == Some((Piece::King, color)))
+    };
+    if let (Some(white), Some(black)) = (king(Color::White), king(Color::Black)) {
+        if (white % 8).abs_diff(black % 8) <= 1 && (white / 8).abs_diff(black / 8) <= 1 {
+            return Err(PositionError::KingsTouching {
+                white: Square::index(white).to_string(),
+                black: Square::index(black).to_string(),
+            });
         }
     }
     for (index, square) in squares.iter().enumerate() {
@@ -394,5 +434,158 @@ impl Game {
         if self.board.halfmove_clock() == 0 {
             self.history.clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perft::perft;
+    use crate::rng::SplitMix64;
+
+    /// Whether some legal move of `board` lands on a king (which no legal move may).
+    fn captures_a_king(board: &Board) -> Option<Move> {
+        let kings = board.pieces(Piece::King);
+        legal_moves(board).into_iter().find(|mv| kings.has(mv.to))
+    }
+
+    /// A random placement: the two kings anywhere (often side by side), up to ten other
+    /// pieces (no pawns on the back ranks, so that other checks do not hide this one),
+    /// either side to move.
+    fn random_fen(rng: &mut SplitMix64) -> String {
+        let mut squares: Squares = [None; 64];
+        let white_king = rng.below(64);
+        squares[white_king] = Some((Piece::King, Color::White));
+        // Half the time the black king is put next to the white one.
+        let black_king = if rng.below(2) == 0 {
+            let (file, rank) = ((white_king % 8) as i32, (white_king / 8) as i32);
+            let (df, dr) = (rng.below(3) as i32 - 1, rng.below(3) as i32 - 1);
+            let (f, r) = ((file + df).clamp(0, 7), (rank + dr).clamp(0, 7));
+            (r * 8 + f) as usize
+        } else {
+            rng.below(64)
+        };
+        if black_king == white_king {
+            return random_fen(rng);
+        }
+        squares[black_king] = Some((Piece::King, Color::Black));
+        let others = [
+            Piece::Pawn,
+            Piece::Knight,
+            Piece::Bishop,
+            Piece::Rook,
+            Piece::Queen,
+        ];
+        for _ in 0..rng.below(11) {
+            let square = rng.below(64);
+            let piece = others[rng.below(others.len())];
+            if squares[square].is_some() || (piece == Piece::Pawn && !(8..56).contains(&square)) {
+                continue;
+            }
+            let color = if rng.below(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            squares[square] = Some((piece, color));
+        }
+        let mut placement = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match squares[rank * 8 + file] {
+                    None => empty += 1,
+                    Some((piece, color)) => {
+                        if empty > 0 {
+                            placement.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        let letter: char = piece.into();
+                        placement.push(match color {
+                            Color::White => letter.to_ascii_uppercase(),
+                            Color::Black => letter,
+                        });
+                    }
+                }
+            }
+            if empty > 0 {
+                placement.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                placement.push('/');
+            }
+        }
+        let side = if rng.below(2) == 0 { "w" } else { "b" };
+        format!("{placement} {side} - - 0 1")
+    }
+
+    /// Whenever a random FEN is accepted, no legal move captures a king, neither at the
+    /// root nor after any reply, and perft 2 runs.
+    #[test]
+    fn accepted_random_placements_never_let_a_king_be_captured() {
+        let mut rng = SplitMix64::new(0x6b69_6e67_7321);
+        let (mut accepted, mut touching_rejected) = (0, 0);
+        for _ in 0..20_000 {
+            let fen = random_fen(&mut rng);
+            let board = match parse_fen(&fen, false) {
+                Ok(board) => board,
+                Err(_) => {
+                    let squares = parse_placement(fen.split(' ').next().unwrap_or(""));
+                    let touching = squares.is_ok_and(|squares| {
+                        let king = |color| {
+                            squares
+                                .iter()
+                                .position(|s| *s == Some((Piece::King, color)))
+                        };
+                        match (king(Color::White), king(Color::Black)) {
+                            (Some(w), Some(b)) => {
+                                (w % 8).abs_diff(b % 8) <= 1 && (w / 8).abs_diff(b / 8) <= 1
+                            }
+                            _ => false,
+                        }
+                    });
+                    touching_rejected += usize::from(touching);
+                    continue;
+                }
+            };
+            accepted += 1;
+            if let Some(mv) = captures_a_king(&board) {
+                panic!("{fen} was accepted, but {mv} captures a king");
+            }
+            for mv in legal_moves(&board) {
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                if let Some(reply) = captures_a_king(&child) {
+                    panic!("{fen} was accepted, but {mv} {reply} captures a king");
+                }
+            }
+            let _ = perft(&board, 2);
+        }
+        assert!(accepted > 2_000, "only {accepted} placements accepted");
+        assert!(touching_rejected > 1_000, "{touching_rejected}");
+    }
+
+    #[test]
+    fn kings_side_by_side_are_refused_and_double_check_accepted() {
+        for fen in [
+            "Kk6/8/8/8/8/8/8/8 w - - 0 1",
+            "8/8/8/3k4/4K3/8/8/8 b - - 0 1",
+            "8/8/8/8/8/8/6k1/7K w - - 0 1",
+        ] {
+            let error = parse_fen(fen, false).expect_err(fen);
+            assert!(
+                matches!(error, PositionError::KingsTouching { .. }),
+                "{fen}: {error}"
+            );
+            assert!(error.to_string().contains("king"), "{error}");
+        }
+        let error = parse_fen("Kk6/8/8/8/8/8/8/8 w - - 0 1", false).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid FEN: the kings on a8 and b8 stand next to each other"
+        );
+        // Double check by two bishops: legal, a move-generator test of the perft suites.
+        assert!(parse_fen("B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1", false).is_ok());
+        assert!(parse_fen("8/8/8/8/2k5/8/2K5/8 w - - 0 1", false).is_ok());
     }
 }

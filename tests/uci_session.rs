@@ -243,6 +243,12 @@ const BAD_FENS: &[(&str, &str, &str)] = &[
         "king",
     ),
     ("no black king", "8/8/8/8/8/8/8/4K3 w - - 0 1", "king"),
+    ("kings side by side", "Kk6/8/8/8/8/8/8/8 w - - 0 1", "king"),
+    (
+        "kings diagonally adjacent, black to move",
+        "8/8/8/3k4/4K3/8/8/8 b - - 0 1",
+        "king",
+    ),
     ("pawn on rank 1", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "pawn"),
     ("pawn on rank 8", "p3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawn"),
     (
@@ -423,13 +429,8 @@ fn malformed_commands_get_exactly_one_error_each_and_change_nothing() {
     let mut engine = start();
     engine.send(AFTER_E4);
     let malformed = [
-        "go depth abc",
-        "go depth",
-        "go depth -5",
-        "go nodes 1e6",
-        "go depth 3 perft 2",
-        "go searchmoves e2e4",
-        "go bogus",
+        "go perft",
+        "go perft x",
         "foo",
         "UCI",
         "isready now",
@@ -477,6 +478,76 @@ fn malformed_commands_get_exactly_one_error_each_and_change_nothing() {
     }
     let (_, best) = search(&mut engine, "go depth 2");
     assert_legal_bestmove(&mut engine, AFTER_E4, &best);
+}
+
+/// A line that begins with `go` (other than `go perft`) always ends in exactly one legal
+/// `bestmove`, after one error line per refused part: a faulty part is left out and the
+/// search runs with the rest; with no limit left it searches to depth 1, not forever.
+#[test]
+fn every_go_ends_in_exactly_one_legal_bestmove_after_its_errors() {
+    let mut engine = start();
+    let huge = "9".repeat(5_000_000);
+    let huge_depth = format!("go depth {huge}");
+    // (position, go line, error lines expected, the only move allowed if any)
+    let cases: &[(&str, &str, usize, Option<&str>)] = &[
+        ("position startpos", "go wtime abc btime 1000", 1, None),
+        ("position startpos", "go movetime -5", 0, None),
+        ("position startpos", "go depth 2 searchmoves zz", 1, None),
+        (
+            "position startpos",
+            "go depth 3 searchmoves e2e4 a1a1",
+            1,
+            Some("e2e4"),
+        ),
+        (
+            "position startpos",
+            "go searchmoves g1f3 e2e9",
+            1,
+            Some("g1f3"),
+        ),
+        (
+            "position startpos",
+            "go depth 2 searchmoves a1a1 h7h5",
+            2,
+            None,
+        ),
+        (AFTER_E4, "go depth abc", 1, None),
+        (AFTER_E4, "go depth", 1, None),
+        (AFTER_E4, "go depth -5", 1, None),
+        (AFTER_E4, "go nodes 1e6", 1, None),
+        (AFTER_E4, "go wtime x btime y winc -1", 2, None),
+        (AFTER_E4, "go depth 3 perft 2", 1, None),
+        (AFTER_E4, "go bogus", 1, None),
+        (AFTER_E4, "go searchmoves e2e4", 1, None),
+        (AFTER_E4, &huge_depth, 1, None),
+    ];
+    for &(position, go, errors, only) in cases {
+        engine.send(position);
+        let (lines, best) = search(&mut engine, go);
+        let error_lines: Vec<&String> = lines.iter().filter(|l| is_error(l)).collect();
+        if error_lines.len() != errors || error_lines.iter().any(|l| l.len() > 200) {
+            engine.fail(&format!(
+                "`{}`: expected {errors} short error lines, got {}",
+                &go[..go.len().min(60)],
+                error_lines.len()
+            ));
+        }
+        assert_legal_bestmove(&mut engine, position, &best);
+        if let Some(only) = only {
+            if best.0 != only {
+                engine.fail(&format!("`{go}`: expected bestmove {only}"));
+            }
+        }
+    }
+    // With no legal move, the answer is `bestmove 0000`.
+    engine.send(&format!("position fen {CHECKMATED}"));
+    let (lines, (best, _)) = search(&mut engine, "go depth x searchmoves h8g8");
+    let errors = lines.iter().filter(|l| is_error(l)).count();
+    if best != "0000" || errors != 2 {
+        engine.fail(&format!(
+            "checkmated: expected 2 errors and 0000, got {best}"
+        ));
+    }
 }
 
 #[test]
@@ -1118,14 +1189,13 @@ fn searchmoves_restricts_the_root_moves() {
     if best != "h2h3" && best != "b1a3" {
         engine.fail(&format!("searchmoves h2h3 b1a3: got {best}"));
     }
-    // An illegal search move refuses the whole go (one error, no bestmove).
-    engine.send("go depth 1 searchmoves e2e5");
-    let lines = engine.sync();
-    if lines.len() != 1 || !is_error(&lines[0]) {
-        engine.fail(&format!(
-            "illegal searchmoves: expected one error, got {lines:?}"
-        ));
+    // An illegal search move is reported and left out; with none left, every move is
+    // searched, and the go still ends in one bestmove.
+    let (lines, best) = search(&mut engine, "go depth 1 searchmoves e2e5");
+    if lines.iter().filter(|l| is_error(l)).count() != 1 {
+        engine.fail("illegal searchmoves: expected one error");
     }
+    assert_legal_bestmove(&mut engine, "position startpos", &best);
 }
 
 #[test]
@@ -1321,6 +1391,51 @@ fn garbage_bytes_and_very_long_lines_do_not_crash_the_engine() {
             "last line without newline: status {status}, output {rest:?}"
         ));
     }
+}
+
+/// An error quotes at most 40 characters of the offending token and then gives its length,
+/// so a multi-megabyte token gives a short error line, wherever the token stands.
+#[test]
+fn errors_quote_at_most_40_characters_of_a_huge_token() {
+    let mut engine = start();
+    engine.send(AFTER_E4);
+    let huge = "x".repeat(5_000_000);
+    let cut = format!("'{}…' (5,000,000 characters)", "x".repeat(40));
+    let lines = [
+        huge.clone(),
+        format!("isready {huge}"),
+        format!("position startpos moves e2e4 {huge}"),
+        format!("position fen 4k3/8/8/8/8/8/8/4K3 {huge} - - 0 1"),
+        format!("position fen 4k3/8/8/8/8/8/8/4K3 w - {huge} 0 1"),
+        format!("position fen 4k3/8/8/8/8/8/8/4K3 w - - {huge} 1"),
+        format!("setoption name {huge} value 1"),
+        format!("setoption name Hash value {huge}"),
+        format!("setoption name Ponder value {huge}"),
+        format!("setoption name BookFile value {huge}"),
+    ];
+    for line in &lines {
+        engine.send(line);
+        let answer = engine.sync();
+        // A file path is quoted up to 300 characters, any other token up to 40.
+        let book = line.starts_with("setoption name BookFile");
+        let short = |l: &String| l.chars().count() < if book { 500 } else { 200 };
+        if answer.len() != 1 || !is_error(&answer[0]) || !short(&answer[0]) {
+            engine.fail(&format!(
+                "expected one short error line, got {} lines, the first {} characters long",
+                answer.len(),
+                answer.first().map_or(0, |l| l.chars().count())
+            ));
+        }
+        let quoted = if book {
+            answer[0].contains("…' (5,000,000 characters)")
+        } else {
+            answer[0].contains(&cut)
+        };
+        if !quoted {
+            engine.fail(&format!("the error does not quote the token as {cut}"));
+        }
+    }
+    assert_replies(&mut engine, AFTER_E4_REPLIES, "after the huge tokens");
 }
 
 /// `MultiPV 3` prints three ranked lines per depth, each with its index, distinct first

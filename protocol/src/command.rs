@@ -2,29 +2,43 @@
 
 use std::fmt;
 
-use crate::UciMove;
+use crate::{ParseError, UciMove};
 
 /// One line of input, parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
+    /// `uci`: the engine identifies itself, lists its options and answers `uciok`.
     Uci,
+    /// `debug on|off` (a bare `debug` is `on`): extra diagnostics on or off.
     Debug(bool),
+    /// `isready`: answered with `readyok`, even during a search.
     IsReady,
     /// `setoption name <name> [value <value>]`; both may contain spaces.
     SetOption {
+        /// The option's name, words joined by single spaces.
         name: String,
+        /// The value after `value`, if any (possibly empty); `None` for a button.
         value: Option<String>,
     },
     /// `register ...`, with whatever follows (Cutoff needs no registration).
     Register(String),
+    /// `ucinewgame`: the next position is from a new game.
     UciNewGame,
+    /// `position startpos|fen <FEN> [moves ...]`: set up a position.
     Position {
+        /// The position the moves start from.
         start: PositionStart,
+        /// The moves played from it, in order (checked for syntax only).
         moves: Vec<UciMove>,
     },
+    /// `go ...`: start a search with these parameters.
     Go(GoParams),
+    /// `stop`: end the search now and answer with its `bestmove`.
     Stop,
+    /// `ponderhit`: the opponent played the expected move; the ponder search goes on as
+    /// a normal one.
     PonderHit,
+    /// `quit`: exit as soon as possible.
     Quit,
     /// `d`: show the board.
     Display,
@@ -32,10 +46,12 @@ pub enum Command {
     Eval,
     /// `bench [depth]`.
     Bench {
+        /// The search depth per position; `None` for the engine's default.
         depth: Option<u32>,
     },
     /// `go perft <n>` or `perft <n>`.
     Perft {
+        /// The number of plies to count.
         depth: u32,
     },
 }
@@ -43,6 +59,7 @@ pub enum Command {
 /// Where a `position` command starts from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PositionStart {
+    /// `startpos`: the standard initial position.
     StartPos,
     /// The FEN text, fields joined by single spaces, not yet validated.
     Fen(String),
@@ -51,18 +68,35 @@ pub enum PositionStart {
 /// The parameters of `go`. Times are in milliseconds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GoParams {
+    /// `searchmoves`: search only these root moves (empty: all moves).
     pub searchmoves: Vec<UciMove>,
+    /// `ponder`: search in the opponent's time, on the expected move, until `ponderhit`
+    /// or `stop`.
     pub ponder: bool,
+    /// `wtime`: White's remaining time.
     pub wtime: Option<u64>,
+    /// `btime`: Black's remaining time.
     pub btime: Option<u64>,
+    /// `winc`: White's increment per move.
     pub winc: Option<u64>,
+    /// `binc`: Black's increment per move.
     pub binc: Option<u64>,
+    /// `movestogo`: moves until the next time control (none: sudden death).
     pub movestogo: Option<u32>,
+    /// `depth`: search this many plies at most.
     pub depth: Option<u32>,
+    /// `nodes`: search this many nodes at most.
     pub nodes: Option<u64>,
+    /// `mate`: look for a mate in this many moves.
     pub mate: Option<u32>,
+    /// `movetime`: search exactly this long.
     pub movetime: Option<u64>,
+    /// `infinite`: search until `stop`.
     pub infinite: bool,
+    /// The parts of the line that were refused, one error each, in line order (an
+    /// unreadable number, a token that is not a move, an unexpected token); the fields
+    /// above hold the rest. The engine reports them and searches anyway. Not rendered.
+    pub problems: Vec<ParseError>,
 }
 
 /// Renders the command as the canonical line of text that parses back to it
@@ -120,7 +154,8 @@ impl fmt::Display for Command {
 }
 
 /// Renders the parameters as they follow `go` (without the `go` itself), separated
-/// by single spaces; empty when no parameter is set.
+/// by single spaces; empty when no parameter is set. The refused parts (`problems`) are
+/// not rendered.
 impl fmt::Display for GoParams {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut words: Vec<String> = Vec::new();

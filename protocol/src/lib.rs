@@ -1,3 +1,5 @@
+#![warn(missing_docs)]
+
 //! The UCI dialect spoken by Cutoff: typed commands (GUI to engine), typed responses
 //! (engine to GUI), a nom grammar that turns a line of text into a [`Command`], and
 //! renderers that turn a [`Response`] into a line of text.
@@ -11,7 +13,7 @@ mod response;
 mod uci_move;
 
 pub use command::{Command, GoParams, PositionStart};
-pub use error::ParseError;
+pub use error::{quote, quote_up_to, ParseError, Quoted, QUOTE_LIMIT};
 pub use parse::parse_command;
 pub use response::{Info, OptionKind, OptionSpec, Response, Score, ScoreBound, Wdl};
 pub use uci_move::{Promotion, Square, UciMove};

@@ -216,10 +216,10 @@ fn take_number<T: std::str::FromStr>(parameter: &str, args: &mut &[&str]) -> Res
     }
 }
 
-/// A clock reading (`wtime`, `btime`, `winc`, `binc`). Some GUIs send a negative
-/// remaining time once a clock has run past zero; refusing the `go` would forfeit the
-/// game, so a negative reading counts as zero. Anything else malformed is an error.
-fn take_clock(parameter: &str, args: &mut &[&str]) -> Result<u64, ParseError> {
+/// A time in milliseconds (`wtime`, `btime`, `winc`, `binc`, `movetime`). Some GUIs send
+/// a negative remaining time once a clock has run past zero; refusing it would forfeit the
+/// game, so a negative time counts as zero. Anything else malformed is an error.
+fn take_time(parameter: &str, args: &mut &[&str]) -> Result<u64, ParseError> {
     match args.first().and_then(|token| token.strip_prefix('-')) {
         Some(magnitude) => {
             let token = args[0];
@@ -319,11 +319,18 @@ fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
 }
 
 /// `go` with its parameters in any order, or `go perft <depth>`.
+///
+/// A `go` search is never refused as a whole, since a GUI waits for its `bestmove`: each
+/// faulty part is left out and reported in [`GoParams::problems`], and the rest is kept.
+/// An unreadable number leaves its parameter out; a token that is not a move leaves
+/// `searchmoves`; an unexpected token is skipped together with the tokens after it up to
+/// the next `go` keyword (one problem for the run). Only `go perft` can fail.
 fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
     if let Some((&"perft", rest)) = args.split_first() {
         return parse_perft(rest);
     }
     let mut params = GoParams::default();
+    let mut problems = Vec::new();
     let mut args = args;
     while let Some((keyword, rest)) = args.split_first() {
         args = rest;
@@ -331,24 +338,78 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
             "searchmoves" => {
                 let count = args.iter().take_while(|t| !is_go_keyword(t)).count();
                 let (moves, rest) = args.split_at(count);
-                params.searchmoves.extend(parse_moves(moves)?);
+                for token in moves {
+                    match parse_move(token) {
+                        Ok(mv) => params.searchmoves.push(mv),
+                        Err(problem) => problems.push(problem),
+                    }
+                }
                 args = rest;
             }
             "ponder" => params.ponder = true,
             "infinite" => params.infinite = true,
-            "wtime" => params.wtime = Some(take_clock(keyword, &mut args)?),
-            "btime" => params.btime = Some(take_clock(keyword, &mut args)?),
-            "winc" => params.winc = Some(take_clock(keyword, &mut args)?),
-            "binc" => params.binc = Some(take_clock(keyword, &mut args)?),
-            "movestogo" => params.movestogo = Some(take_number(keyword, &mut args)?),
-            "depth" => params.depth = Some(take_number(keyword, &mut args)?),
-            "nodes" => params.nodes = Some(take_number(keyword, &mut args)?),
-            "mate" => params.mate = Some(take_number(keyword, &mut args)?),
-            "movetime" => params.movetime = Some(take_number(keyword, &mut args)?),
-            other => return Err(unexpected("go", other)),
+            "wtime" => keep(
+                &mut params.wtime,
+                take_time(keyword, &mut args),
+                &mut problems,
+            ),
+            "btime" => keep(
+                &mut params.btime,
+                take_time(keyword, &mut args),
+                &mut problems,
+            ),
+            "winc" => keep(
+                &mut params.winc,
+                take_time(keyword, &mut args),
+                &mut problems,
+            ),
+            "binc" => keep(
+                &mut params.binc,
+                take_time(keyword, &mut args),
+                &mut problems,
+            ),
+            "movetime" => keep(
+                &mut params.movetime,
+                take_time(keyword, &mut args),
+                &mut problems,
+            ),
+            "movestogo" => keep(
+                &mut params.movestogo,
+                take_number(keyword, &mut args),
+                &mut problems,
+            ),
+            "depth" => keep(
+                &mut params.depth,
+                take_number(keyword, &mut args),
+                &mut problems,
+            ),
+            "nodes" => keep(
+                &mut params.nodes,
+                take_number(keyword, &mut args),
+                &mut problems,
+            ),
+            "mate" => keep(
+                &mut params.mate,
+                take_number(keyword, &mut args),
+                &mut problems,
+            ),
+            other => {
+                problems.push(unexpected("go", other));
+                let skipped = args.iter().take_while(|t| !is_go_keyword(t)).count();
+                args = &args[skipped..];
+            }
         }
     }
+    params.problems = problems;
     Ok(Command::Go(params))
+}
+
+/// Stores a parameter's value, or records why it was left out.
+fn keep<T>(slot: &mut Option<T>, value: Result<T, ParseError>, problems: &mut Vec<ParseError>) {
+    match value {
+        Ok(value) => *slot = Some(value),
+        Err(problem) => problems.push(problem),
+    }
 }
 
 /// `perft <depth>` (also reached from `go perft <depth>`).
@@ -408,13 +469,14 @@ mod tests {
     #[test]
     fn go_keywords_are_all_understood_by_go() {
         for keyword in GO_KEYWORDS {
-            assert!(
-                !matches!(
-                    parse_go(&[keyword, "1"]),
-                    Err(ParseError::UnexpectedToken { ref token, .. }) if token == keyword
+            let understood = match parse_go(&[keyword, "1"]) {
+                Ok(Command::Go(params)) => !params.problems.iter().any(
+                    |p| matches!(p, ParseError::UnexpectedToken { token, .. } if token == keyword),
                 ),
-                "{keyword}"
-            );
+                Ok(_) => true,
+                Err(_) => false,
+            };
+            assert!(understood, "{keyword}");
         }
     }
 }

@@ -7,16 +7,26 @@ use crate::UciMove;
 /// One line of output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Response {
+    /// `id name ...` and `id author ...`, after `uci`.
     Id {
+        /// The engine's name and version.
         name: String,
+        /// Its authors.
         author: String,
     },
+    /// `option name ... type ...`: one option the engine offers, after `uci`.
     Option(OptionSpec),
+    /// `uciok`: the end of the answer to `uci`.
     UciOk,
+    /// `readyok`: the answer to `isready`.
     ReadyOk,
+    /// `info ...`: search progress or a message.
     Info(Info),
+    /// `bestmove <move> [ponder <move>]`: the end of a search.
     BestMove {
+        /// The move the engine plays (`0000` when there is no legal move).
         best: UciMove,
+        /// The reply it expects, to ponder on.
         ponder: Option<UciMove>,
     },
 }
@@ -24,59 +34,105 @@ pub enum Response {
 /// An option the engine offers, as announced after `uci`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OptionSpec {
+    /// The name `setoption name` uses.
     pub name: String,
+    /// Its type, default and limits.
     pub kind: OptionKind,
 }
 
 /// The type of an option with its default and limits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OptionKind {
-    Check { default: bool },
-    Spin { default: i64, min: i64, max: i64 },
-    Combo { default: String, vars: Vec<String> },
+    /// `check`: true or false.
+    Check {
+        /// The value at start.
+        default: bool,
+    },
+    /// `spin`: an integer in `min..=max`.
+    Spin {
+        /// The value at start.
+        default: i64,
+        /// The smallest value allowed.
+        min: i64,
+        /// The largest value allowed.
+        max: i64,
+    },
+    /// `combo`: one of a list of strings.
+    Combo {
+        /// The value at start.
+        default: String,
+        /// The values allowed, each announced as `var <value>`.
+        vars: Vec<String>,
+    },
+    /// `button`: an action, set without a value.
     Button,
-    String { default: String },
+    /// `string`: free text (`<empty>` for an empty default).
+    String {
+        /// The value at start.
+        default: String,
+    },
 }
 
 /// A score: centipawns or moves to mate (negative when the engine is mated).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Score {
+    /// `cp <x>`: centipawns, from the side to move's view.
     Cp(i32),
+    /// `mate <y>`: mate in `y` moves (not plies); negative when the side to move is mated.
     Mate(i32),
 }
 
 /// Whether a score is exact or only a bound (aspiration window failure).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ScoreBound {
+    /// The score is exact (nothing is printed after it).
     #[default]
     Exact,
+    /// `lowerbound`: the true score is at least this.
     Lower,
+    /// `upperbound`: the true score is at most this.
     Upper,
 }
 
 /// Win/draw/loss expectation in per mille.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Wdl {
+    /// Chances of a win for the side to move, per mille.
     pub win: u32,
+    /// Chances of a draw, per mille.
     pub draw: u32,
+    /// Chances of a loss for the side to move, per mille.
     pub loss: u32,
 }
 
 /// An `info` line; fields left `None` (or empty) are not printed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Info {
+    /// `depth`: the search depth in plies.
     pub depth: Option<u32>,
+    /// `seldepth`: the deepest ply reached (selective depth).
     pub seldepth: Option<u32>,
+    /// `multipv`: the rank of this line when several are searched (1 is the best).
     pub multipv: Option<u32>,
+    /// `score`: the line's score and whether it is exact or a bound.
     pub score: Option<(Score, ScoreBound)>,
+    /// `wdl`: win/draw/loss chances (with `UCI_ShowWDL`).
     pub wdl: Option<Wdl>,
+    /// `nodes`: nodes searched so far.
     pub nodes: Option<u64>,
+    /// `nps`: nodes searched per second.
     pub nps: Option<u64>,
+    /// `hashfull`: how full the hash table is, per mille.
     pub hashfull: Option<u32>,
+    /// `tbhits`: endgame tablebase hits.
     pub tbhits: Option<u64>,
+    /// `time`: milliseconds searched so far.
     pub time: Option<u64>,
+    /// `currmove`: the root move being searched.
     pub currmove: Option<UciMove>,
+    /// `currmovenumber`: its number among the root moves, from 1.
     pub currmovenumber: Option<u32>,
+    /// `pv`: the principal variation, the best line found.
     pub pv: Vec<UciMove>,
     /// Free text; always printed last, as UCI requires.
     pub string: Option<String>,

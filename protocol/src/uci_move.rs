@@ -39,9 +39,13 @@ impl fmt::Display for Square {
 /// The piece a pawn promotes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Promotion {
+    /// `n`.
     Knight,
+    /// `b`.
     Bishop,
+    /// `r`.
     Rook,
+    /// `q`.
     Queen,
 }
 
@@ -60,10 +64,16 @@ impl Promotion {
 /// A move as UCI writes it. `Null` is `0000`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum UciMove {
+    /// `0000`: no move (a null move, or `bestmove 0000` when there is no legal move).
     Null,
+    /// A move from one square to another, as UCI writes it.
     Normal {
+        /// The square the piece leaves.
         from: Square,
+        /// The square it lands on; for castling, the king's destination (`e1g1`) or,
+        /// in Chess960, the rook's square (king takes rook).
         to: Square,
+        /// The piece a pawn promotes to, if the move is a promotion.
         promotion: Option<Promotion>,
     },
 }

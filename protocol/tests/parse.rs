@@ -32,6 +32,15 @@ fn go(line: &str) -> GoParams {
     }
 }
 
+/// The one refused part of a `go` line (which parses: a `go` is never refused whole).
+fn go_err(line: &str) -> ParseError {
+    let params = go(line);
+    match params.problems.as_slice() {
+        [problem] => problem.clone(),
+        problems => panic!("{line:?} should have one problem, got {problems:?}"),
+    }
+}
+
 fn unexpected(command: &str, token: &str) -> ParseError {
     ParseError::UnexpectedToken {
         command: command.into(),
@@ -84,7 +93,7 @@ fn keywords_are_case_sensitive() {
     assert_eq!(err("UCI"), ParseError::UnknownCommand("UCI".into()));
     assert_eq!(err("IsReady"), ParseError::UnknownCommand("IsReady".into()));
     assert_eq!(err("position STARTPOS"), unexpected("position", "STARTPOS"));
-    assert_eq!(err("go Depth 3"), unexpected("go", "Depth"));
+    assert_eq!(go_err("go Depth 3"), unexpected("go", "Depth"));
 }
 
 // --- Whitespace, empty lines, unknown and leading junk ----------------------------
@@ -486,6 +495,7 @@ fn go_each_parameter() {
 #[test]
 fn go_mixed_parameters_in_any_order() {
     let expected = GoParams {
+        problems: Vec::new(),
         searchmoves: vec![mv("e2e4"), mv("g1f3")],
         ponder: true,
         wtime: Some(1000),
@@ -527,11 +537,11 @@ fn go_searchmoves_stops_at_the_next_keyword() {
         }
     );
     assert_eq!(
-        err("go searchmoves e2e4 e2e9 depth 3"),
+        go_err("go searchmoves e2e4 e2e9 depth 3"),
         ParseError::BadMove("e2e9".into())
     );
     assert_eq!(
-        err("go searchmoves e2e4 fast"),
+        go_err("go searchmoves e2e4 fast"),
         ParseError::BadMove("fast".into())
     );
 }
@@ -556,34 +566,37 @@ fn go_perft() {
     assert_eq!(err("go perft"), bad_number("perft", ""));
     assert_eq!(err("go perft x"), bad_number("perft", "x"));
     assert_eq!(err("go perft 5 depth 3"), unexpected("perft", "depth"));
-    assert_eq!(err("go depth 3 perft 5"), unexpected("go", "perft"));
+    assert_eq!(go_err("go depth 3 perft 5"), unexpected("go", "perft"));
 }
 
 #[test]
 fn go_bad_numbers() {
-    assert_eq!(err("go depth abc"), bad_number("depth", "abc"));
-    assert_eq!(err("go depth -5"), bad_number("depth", "-5"));
-    assert_eq!(err("go wtime -abc"), bad_number("wtime", "-abc"));
-    assert_eq!(err("go wtime --5"), bad_number("wtime", "--5"));
-    assert_eq!(err("go wtime +5"), bad_number("wtime", "+5"));
-    assert_eq!(err("go movetime 1.5"), bad_number("movetime", "1.5"));
-    assert_eq!(err("go movetime ５"), bad_number("movetime", "５"));
+    assert_eq!(go_err("go depth abc"), bad_number("depth", "abc"));
+    assert_eq!(go_err("go depth -5"), bad_number("depth", "-5"));
+    assert_eq!(go_err("go wtime -abc"), bad_number("wtime", "-abc"));
+    assert_eq!(go_err("go wtime --5"), bad_number("wtime", "--5"));
+    assert_eq!(go_err("go wtime +5"), bad_number("wtime", "+5"));
+    assert_eq!(go_err("go movetime 1.5"), bad_number("movetime", "1.5"));
+    assert_eq!(go_err("go movetime ５"), bad_number("movetime", "５"));
     assert_eq!(
-        err("go nodes 99999999999999999999999"),
+        go_err("go nodes 99999999999999999999999"),
         bad_number("nodes", "99999999999999999999999")
     );
     // Out of range for a u32 field, though fine for a u64 one.
     assert_eq!(
-        err("go depth 4294967296"),
+        go_err("go depth 4294967296"),
         bad_number("depth", "4294967296")
     );
     assert_eq!(
-        err("go movestogo 4294967296"),
+        go_err("go movestogo 4294967296"),
         bad_number("movestogo", "4294967296")
     );
-    assert_eq!(err("go mate 4294967296"), bad_number("mate", "4294967296"));
     assert_eq!(
-        err("go btime 18446744073709551616"),
+        go_err("go mate 4294967296"),
+        bad_number("mate", "4294967296")
+    );
+    assert_eq!(
+        go_err("go btime 18446744073709551616"),
         bad_number("btime", "18446744073709551616")
     );
     for keyword in [
@@ -598,25 +611,54 @@ fn go_bad_numbers() {
         "movetime",
     ] {
         assert_eq!(
-            err(&format!("go {keyword}")),
+            go_err(&format!("go {keyword}")),
             bad_number(keyword, ""),
             "{keyword}"
         );
         assert_eq!(
-            err(&format!("go {keyword} x")),
+            go_err(&format!("go {keyword} x")),
             bad_number(keyword, "x"),
             "{keyword}"
         );
     }
     // The value slot takes the next token even when it is a keyword.
-    assert_eq!(err("go depth infinite"), bad_number("depth", "infinite"));
+    assert_eq!(go_err("go depth infinite"), bad_number("depth", "infinite"));
 }
 
 #[test]
 fn go_unknown_token() {
-    assert_eq!(err("go fast"), unexpected("go", "fast"));
-    assert_eq!(err("go depth 3 please"), unexpected("go", "please"));
-    assert_eq!(err("go 5"), unexpected("go", "5"));
+    assert_eq!(go_err("go fast"), unexpected("go", "fast"));
+    assert_eq!(go_err("go depth 3 please"), unexpected("go", "please"));
+    assert_eq!(go_err("go 5"), unexpected("go", "5"));
+}
+
+/// A `go` is never refused whole: each faulty part is left out and reported, the rest kept.
+#[test]
+fn go_keeps_what_is_valid_and_reports_the_rest() {
+    let params = go(
+        "go wtime abc btime 1000 bogus 7 depth x nodes 5 searchmoves e2e4 zz a1a1 movetime -5 infinite",
+    );
+    assert_eq!(
+        params.problems,
+        vec![
+            bad_number("wtime", "abc"),
+            unexpected("go", "bogus"),
+            bad_number("depth", "x"),
+            ParseError::BadMove("zz".into()),
+        ]
+    );
+    assert_eq!(params.wtime, None);
+    assert_eq!(params.btime, Some(1000));
+    assert_eq!(params.depth, None);
+    assert_eq!(params.nodes, Some(5));
+    assert_eq!(params.searchmoves, vec![mv("e2e4"), mv("a1a1")]);
+    // A negative time counts as zero, movetime included.
+    assert_eq!(params.movetime, Some(0));
+    assert!(params.infinite);
+    // A bad repeated value leaves the earlier one in place.
+    assert_eq!(go("go depth 4 depth x").depth, Some(4));
+    // `go perft` is not a search: it is still refused whole.
+    assert_eq!(err("go perft x"), bad_number("perft", "x"));
 }
 
 #[test]
@@ -656,10 +698,10 @@ fn error_messages() {
         "isready: unexpected token 'now'"
     );
     assert_eq!(
-        err("go depth abc").to_string(),
+        go_err("go depth abc").to_string(),
         "depth: 'abc' is not a valid number"
     );
-    assert_eq!(err("go depth").to_string(), "depth: missing number");
+    assert_eq!(go_err("go depth").to_string(), "depth: missing number");
     assert_eq!(
         err("position startpos moves e9e5").to_string(),
         "'e9e5' is not a move in UCI notation"

@@ -15,6 +15,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use cozy_chess::{Board, Move};
+use protocol::quote_up_to;
 
 use crate::rng::SplitMix64;
 
@@ -42,21 +43,26 @@ pub enum BookError {
     Unsorted { path: PathBuf, entry: usize },
 }
 
+/// The most characters of a book's path that an error quotes: enough for any real path,
+/// short enough for one line.
+const PATH_QUOTE_LIMIT: usize = 300;
+
 impl fmt::Display for BookError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BookError::Read { path, source } => {
-                write!(f, "cannot read the book {}: {source}", path.display())
+                let path = path.display().to_string();
+                write!(f, "cannot read the book {}: {source}", quote_up_to(&path, PATH_QUOTE_LIMIT))
             }
             BookError::Size { path, bytes } => write!(
                 f,
                 "{} is not a Polyglot book: its size ({bytes} bytes) is not a multiple of {ENTRY_BYTES}",
-                path.display()
+                quote_up_to(&path.display().to_string(), PATH_QUOTE_LIMIT)
             ),
             BookError::Unsorted { path, entry } => write!(
                 f,
                 "{} is not a Polyglot book: entry {entry} is out of key order",
-                path.display()
+                quote_up_to(&path.display().to_string(), PATH_QUOTE_LIMIT)
             ),
         }
     }
