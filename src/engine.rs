@@ -32,10 +32,10 @@ use crate::rng::SplitMix64;
 use crate::search::history::HistoryStore;
 use crate::search::signals::Signal;
 use crate::search::strength::Strength;
-use crate::search::thread::{ActiveSearch, SearchThread};
+use crate::search::thread::{ActiveSearch, SearchThread, Task};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Clock, Limits, SearchJob, Settings};
-use crate::{bench, display, eval, perft};
+use crate::{display, eval, perft};
 
 /// Whether the input loop should go on after a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,7 +168,10 @@ impl Engine {
                 Some(network) => nnue::report(network, &self.game.board),
                 None => eval::report(&self.game.board),
             }),
-            Command::Bench { depth } => bench::run(depth, self.network.as_ref(), &self.out),
+            Command::Bench { depth } => self.start_task(Task::Bench {
+                depth,
+                network: self.network.clone(),
+            }),
             Command::Perft { depth } => {
                 if depth > perft::MAX_DEPTH {
                     self.out.error(&format!(
@@ -177,8 +180,11 @@ impl Engine {
                     ));
                     return Flow::Continue;
                 }
-                let report = perft::divide_report(&self.game.board, depth, self.options.chess960);
-                self.out.line(&report);
+                self.start_task(Task::Perft {
+                    board: self.game.board.clone(),
+                    depth,
+                    chess960: self.options.chess960,
+                });
             }
         }
         Flow::Continue
@@ -322,6 +328,15 @@ impl Engine {
             self.active = None;
         }
         self.active.as_mut()
+    }
+
+    /// Runs `perft` or `bench` on the search thread, like a search: `isready` is answered
+    /// meanwhile, `stop` ends it, and commands that need the engine idle wait for it.
+    fn start_task(&mut self, task: Task) {
+        self.active = self.search_thread.start_task(task);
+        if self.active.is_none() {
+            self.out.error("the search thread is gone");
+        }
     }
 
     fn stop(&mut self) {

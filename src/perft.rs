@@ -8,7 +8,7 @@
 //! * [`divide_report`]: the divide as text, in Stockfish's format.
 
 use std::fmt::Write;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use cozy_chess::{Board, File, Move, Piece, Square};
 use protocol::UciMove;
@@ -22,20 +22,26 @@ pub const MAX_DEPTH: u32 = 15;
 /// The number of leaf nodes of the legal move tree of `board` at `depth` plies
 /// (`depth` 0 counts the position itself). Single-threaded, allocates nothing.
 pub fn perft(board: &Board, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => count_moves(board),
-        _ => perft_inner(board, depth),
-    }
+    perft_until(board, depth, None, &NEVER)
 }
 
 /// [`perft`] that looks up and stores subtree counts in `table` (which may be shared by
 /// several threads running perfts at once, even from different roots).
 pub fn perft_with_table(board: &Board, depth: u32, table: &PerftTable) -> u64 {
-    match depth {
-        0 => 1,
-        1 => count_moves(board),
-        _ => hashed_inner(board, depth, table),
+    perft_until(board, depth, Some(table), &NEVER)
+}
+
+/// A stop flag that is never raised, for counts nobody interrupts.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// Perft of `board` (with `table` if given), abandoned once `stop` is raised: the count
+/// is then partial, and the caller must not use it.
+fn perft_until(board: &Board, depth: u32, table: Option<&PerftTable>, stop: &AtomicBool) -> u64 {
+    match (depth, table) {
+        (0, _) => 1,
+        (1, _) => count_moves(board),
+        (_, Some(table)) => hashed_inner(board, depth, table, stop),
+        (_, None) => perft_inner(board, depth, stop),
     }
 }
 
@@ -51,7 +57,12 @@ fn count_moves(board: &Board) -> u64 {
 }
 
 /// `depth >= 2`.
-fn perft_inner(board: &Board, depth: u32) -> u64 {
+fn perft_inner(board: &Board, depth: u32, stop: &AtomicBool) -> u64 {
+    // Checked where a subtree is worth hundreds of leaves: a stop is seen within
+    // microseconds, at no measurable cost.
+    if depth >= 3 && stop.load(Ordering::Relaxed) {
+        return 0;
+    }
     let mut nodes = 0u64;
     board.generate_moves(|moves| {
         for mv in moves {
@@ -60,7 +71,7 @@ fn perft_inner(board: &Board, depth: u32) -> u64 {
             nodes += if depth == 2 {
                 count_moves(&child)
             } else {
-                perft_inner(&child, depth - 1)
+                perft_inner(&child, depth - 1, stop)
             };
         }
         false
@@ -71,7 +82,10 @@ fn perft_inner(board: &Board, depth: u32) -> u64 {
 /// `depth >= 2`. Every node of depth >= 2 is looked up: a hit saves at least a
 /// depth-2 subtree (some 30 moves played and 30 move generations), a miss costs one
 /// cache miss.
-fn hashed_inner(board: &Board, depth: u32, table: &PerftTable) -> u64 {
+fn hashed_inner(board: &Board, depth: u32, table: &PerftTable, stop: &AtomicBool) -> u64 {
+    if depth >= 3 && stop.load(Ordering::Relaxed) {
+        return 0;
+    }
     let hash = tree_hash(board);
     if let Some(nodes) = table.probe(hash, depth) {
         return nodes;
@@ -84,11 +98,15 @@ fn hashed_inner(board: &Board, depth: u32, table: &PerftTable) -> u64 {
             nodes += if depth == 2 {
                 count_moves(&child)
             } else {
-                hashed_inner(&child, depth - 1, table)
+                hashed_inner(&child, depth - 1, table, stop)
             };
         }
         false
     });
+    // A count cut short by a stop is wrong: never keep it.
+    if stop.load(Ordering::Relaxed) {
+        return 0;
+    }
     table.store(hash, depth, nodes);
     nodes
 }
@@ -205,8 +223,22 @@ pub fn divide_with(
     threads: usize,
     hash: bool,
 ) -> Vec<(UciMove, u64)> {
+    let (counted, _) = divide_until(board, depth, chess960, threads, hash, &NEVER);
+    counted
+}
+
+/// [`divide_with`] that gives up once `stop` is raised: the root moves whose count was
+/// completed, in move order, and whether every root move was counted.
+pub fn divide_until(
+    board: &Board,
+    depth: u32,
+    chess960: bool,
+    threads: usize,
+    hash: bool,
+    stop: &AtomicBool,
+) -> (Vec<(UciMove, u64)>, bool) {
     if depth == 0 {
-        return Vec::new();
+        return (Vec::new(), true);
     }
     let moves = legal_moves(board);
     let table = if hash {
@@ -214,48 +246,57 @@ pub fn divide_with(
     } else {
         None
     };
-    let counts = root_counts(board, &moves, depth - 1, threads, table.as_ref());
-    moves
+    let counts = root_counts(board, &moves, depth - 1, threads, table.as_ref(), stop);
+    let complete = counts.iter().all(Option::is_some);
+    let counted = moves
         .iter()
         .zip(counts)
-        .map(|(&mv, n)| (to_uci(board, mv, chess960), n))
-        .collect()
+        .filter_map(|(&mv, n)| Some((to_uci(board, mv, chess960), n?)))
+        .collect();
+    (counted, complete)
 }
 
-/// perft(`depth`) after each of `moves`, computed by up to `threads` workers that take
-/// the next root move from a shared index.
+/// Each root move's count at `depth`, on up to `threads` threads; `None` for a move whose
+/// count a raised `stop` cut short (or never began).
 fn root_counts(
     board: &Board,
     moves: &[Move],
     depth: u32,
     threads: usize,
     table: Option<&PerftTable>,
-) -> Vec<u64> {
+    stop: &AtomicBool,
+) -> Vec<Option<u64>> {
     let child_count = |mv: Move| {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         let mut child = board.clone();
         child.play_unchecked(mv);
-        match table {
-            Some(table) => perft_with_table(&child, depth, table),
-            None => perft(&child, depth),
-        }
+        let nodes = perft_until(&child, depth, table, stop);
+        (!stop.load(Ordering::Relaxed)).then_some(nodes)
     };
     let threads = threads.min(moves.len());
-    // Below some 100k nodes per root move a thread costs more than it saves.
     if threads <= 1 || depth <= 2 {
         return moves.iter().map(|&mv| child_count(mv)).collect();
     }
     let next = AtomicUsize::new(0);
-    let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
+    // u64::MAX marks a count that was not completed.
+    let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(u64::MAX)).collect();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&mv) = moves.get(i) else { break };
-                counts[i].store(child_count(mv), Ordering::Relaxed);
+                if let Some(n) = child_count(mv) {
+                    counts[i].store(n, Ordering::Relaxed);
+                }
             });
         }
     });
-    counts.into_iter().map(AtomicU64::into_inner).collect()
+    counts
+        .into_iter()
+        .map(|n| Some(n.into_inner()).filter(|&n| n != u64::MAX))
+        .collect()
 }
 
 /// The total node count of a divide.
@@ -270,6 +311,29 @@ pub fn divide_total(divide: &[(UciMove, u64)]) -> u64 {
 /// `go perft 0` as an infinite search.
 pub fn divide_report(board: &Board, depth: u32, chess960: bool) -> String {
     render_report(&divide(board, depth, chess960), depth)
+}
+
+/// The `go perft` report of a count that `stop` may interrupt (`threads` as
+/// [`divide_with`]): the full report when it ran to the end; otherwise the root moves
+/// counted so far, their total, and a line saying that it was stopped.
+pub fn divide_report_until(
+    board: &Board,
+    depth: u32,
+    chess960: bool,
+    threads: usize,
+    stop: &AtomicBool,
+) -> String {
+    let (counted, complete) = divide_until(board, depth, chess960, threads, true, stop);
+    let mut report = render_report(&counted, depth);
+    if !complete {
+        let root_moves = legal_moves(board).len();
+        let _ = write!(
+            report,
+            "\nperft stopped: {} of {root_moves} root moves counted",
+            counted.len()
+        );
+    }
+    report
 }
 
 /// The text of [`divide_report`] for a divide computed at `depth`.

@@ -1648,3 +1648,75 @@ fn a_low_uci_elo_varies_its_moves_within_a_small_budget() {
         engine.fail("UCI_Elo 99999 should be refused");
     }
 }
+
+/// `go perft` runs as a job: `isready` is answered while it counts, `stop` ends it with
+/// what was counted so far and a line saying so, and the engine then takes new commands.
+#[test]
+fn perft_can_be_interrupted_and_isready_is_answered_meanwhile() {
+    let mut engine = EngineProcess::start();
+    // About 90 s of work: it must not be what ends this test.
+    engine.send("go perft 8");
+    engine.send("isready");
+    let before_ready = engine.read_until(|line| line == "readyok", SHORT);
+    if before_ready.len() != 1 {
+        engine.fail(&format!("isready waited for perft: {before_ready:?}"));
+    }
+    engine.send("stop");
+    let report = engine.read_until(|line| line.starts_with("perft stopped:"), SHORT);
+    if !report
+        .iter()
+        .any(|line| line.starts_with("Nodes searched: "))
+    {
+        engine.fail(&format!("a stopped perft has no total: {report:?}"));
+    }
+    // The line that says it was stopped counts the root moves printed above it.
+    let counted = report
+        .iter()
+        .filter(|line| {
+            line.contains(": ") && !line.starts_with("Nodes") && !line.starts_with("perft")
+        })
+        .count();
+    let stopped = report.last().unwrap();
+    if !stopped.contains(&format!("{counted} of 20 root moves counted")) {
+        engine.fail(&format!(
+            "{counted} root moves printed, but the engine says: {stopped}"
+        ));
+    }
+    // The engine is free again, and a new perft runs to its end.
+    let perft = engine.perft(3);
+    assert_eq!(perft.total, 8902);
+}
+
+/// `bench` runs as a job too: `isready` is answered while it runs, and `stop` ends it
+/// with a line saying so before the totals.
+#[test]
+fn bench_can_be_interrupted() {
+    let mut engine = EngineProcess::start();
+    engine.send("bench 40");
+    engine.send("isready");
+    let before_ready = engine.read_until(|line| line == "readyok", SHORT);
+    if before_ready.iter().any(|line| line.ends_with(" nps")) {
+        engine.fail(&format!(
+            "bench at depth 40 ended by itself: {before_ready:?}"
+        ));
+    }
+    engine.send("stop");
+    let lines = engine.read_until(|line| line.ends_with(" nps"), SHORT);
+    if !lines.iter().any(|line| line.starts_with("bench stopped: ")) {
+        engine.fail(&format!("no line says the bench was stopped: {lines:?}"));
+    }
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    engine.read_until_bestmove(SHORT);
+}
+
+/// `quit` during a long perft ends the process at once.
+#[test]
+fn quit_ends_a_running_perft() {
+    let mut engine = EngineProcess::start();
+    engine.send("go perft 8");
+    engine.sync();
+    engine.send("quit");
+    let status = engine.wait_exit(SHORT);
+    assert!(status.success(), "{status:?}");
+}

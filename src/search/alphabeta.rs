@@ -182,6 +182,7 @@ impl Searcher<'_> {
             // going to be searched.
             let mut child = board.clone();
             child.play_unchecked(mv);
+            self.tt.prefetch(child.hash());
             let gives_check = !child.checkers().is_empty();
 
             // Quiet-move pruning, once a move has escaped being mated.

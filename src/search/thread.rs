@@ -1,12 +1,17 @@
-//! The long-lived search thread: it takes one job at a time over a channel, runs the
-//! search, waits for `stop`/`ponderhit` where the protocol says it must, and prints
-//! exactly one `bestmove` per job.
+//! The long-lived search thread: it takes one job at a time over a channel. A search
+//! waits for `stop`/`ponderhit` where the protocol says it must and prints exactly one
+//! `bestmove`; `go perft` and `bench` run here too, so that the input loop stays free to
+//! answer `isready` and a `stop` can end them.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
+use std::num::NonZero;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use cozy_chess::Board;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender, TryRecvError};
 use protocol::{Response, UciMove};
 
@@ -14,15 +19,40 @@ use super::history::HistoryStore;
 use super::signals::{Signal, Signals};
 use super::tt::TranspositionTable;
 use super::{search, SearchJob, SearchOutcome};
+use crate::nnue::Network;
 use crate::output::Output;
 use crate::position::{legal_moves, to_uci};
+use crate::{bench, perft};
 
-/// One `go`, as handed to the search thread.
+/// A job for the search thread besides a search.
+pub enum Task {
+    /// `go perft`: count the leaves below `board` to `depth`, divided by root move.
+    Perft {
+        board: Board,
+        depth: u32,
+        chess960: bool,
+    },
+    /// `bench`: the fixed positions to `depth` (the default when `None`).
+    Bench {
+        depth: Option<u32>,
+        network: Option<Arc<Network>>,
+    },
+}
+
+/// What the search thread is asked to do.
+enum Work {
+    Search {
+        job: Box<SearchJob>,
+        tt: Arc<TranspositionTable>,
+        memory: Arc<HistoryStore>,
+        ponder: bool,
+    },
+    Task(Task),
+}
+
+/// One job, as handed to the search thread.
 struct Request {
-    job: SearchJob,
-    tt: Arc<TranspositionTable>,
-    memory: Arc<HistoryStore>,
-    ponder: bool,
+    work: Work,
     started: Instant,
     signals: Receiver<Signal>,
     done: Sender<()>,
@@ -102,14 +132,27 @@ impl SearchThread {
         ponder: bool,
         started: Instant,
     ) -> Option<ActiveSearch> {
-        let (signal_tx, signal_rx) = unbounded();
-        let (done_tx, done_rx) = bounded(1);
         let fixed_work = !ponder && job.limits.is_fixed_work();
-        let request = Request {
-            job,
+        let work = Work::Search {
+            job: Box::new(job),
             tt,
             memory,
             ponder,
+        };
+        self.send(work, started, fixed_work)
+    }
+
+    /// Starts `perft` or `bench`. Both are a fixed amount of work: at the end of input
+    /// they run to their end.
+    pub fn start_task(&self, task: Task) -> Option<ActiveSearch> {
+        self.send(Work::Task(task), Instant::now(), true)
+    }
+
+    fn send(&self, work: Work, started: Instant, fixed_work: bool) -> Option<ActiveSearch> {
+        let (signal_tx, signal_rx) = unbounded();
+        let (done_tx, done_rx) = bounded(1);
+        let request = Request {
+            work,
             started,
             signals: signal_rx,
             done: done_tx,
@@ -135,10 +178,78 @@ impl Drop for SearchThread {
 }
 
 fn run(request: Request, out: &Output) {
-    let mut signals = Signals::new(request.signals, request.ponder, request.started);
-    let job = &request.job;
+    match request.work {
+        Work::Search {
+            job,
+            tt,
+            memory,
+            ponder,
+        } => {
+            let signals = Signals::new(request.signals, ponder, request.started);
+            run_search(&job, &tt, &memory, signals, request.done, out);
+        }
+        Work::Task(task) => {
+            let result = panic::catch_unwind(AssertUnwindSafe(|| {
+                run_task(task, request.signals, out);
+            }));
+            if result.is_err() {
+                out.error("the job panicked and was abandoned");
+            }
+            let _ = request.done.send(());
+        }
+    }
+}
+
+/// Runs `perft` or `bench`, printing its report; a `stop` on `signals` cuts it short.
+fn run_task(task: Task, signals: Receiver<Signal>, out: &Output) {
+    match task {
+        Task::Perft {
+            board,
+            depth,
+            chess960,
+        } => {
+            let threads = std::thread::available_parallelism().map_or(1, NonZero::get);
+            let stop = AtomicBool::new(false);
+            let (finished_tx, finished_rx) = bounded::<()>(1);
+            let report = std::thread::scope(|scope| {
+                // The counting threads cannot watch the channel: this one raises the
+                // flag they check when `stop` arrives (or the engine goes away).
+                scope.spawn(|| loop {
+                    crossbeam_channel::select! {
+                        recv(signals) -> signal => match signal {
+                            Ok(Signal::PonderHit) => continue,
+                            Ok(Signal::Stop) | Err(_) => {
+                                stop.store(true, Ordering::Relaxed);
+                                break;
+                            }
+                        },
+                        recv(finished_rx) -> _ => break,
+                    }
+                });
+                let report = perft::divide_report_until(&board, depth, chess960, threads, &stop);
+                drop(finished_tx);
+                report
+            });
+            out.line(&report);
+        }
+        Task::Bench { depth, network } => {
+            let mut signals = Signals::new(signals, false, Instant::now());
+            bench::run_until(depth, network.as_ref(), &mut signals, out);
+        }
+    }
+}
+
+/// Runs a search and answers it with its one `bestmove`.
+fn run_search(
+    job: &SearchJob,
+    tt: &TranspositionTable,
+    memory: &HistoryStore,
+    mut signals: Signals,
+    done: Sender<()>,
+    out: &Output,
+) {
     let result = panic::catch_unwind(AssertUnwindSafe(|| {
-        search(job, &request.tt, &request.memory, &mut signals, out)
+        search(job, tt, memory, &mut signals, out)
     }));
     let outcome = result.unwrap_or_else(|_| {
         log::error!("the search panicked; answering with the first legal move");
@@ -165,7 +276,7 @@ fn run(request: Request, out: &Output) {
     // a `readyok` from overtaking the `bestmove`.
     out.send_after(
         || {
-            let _ = request.done.send(());
+            let _ = done.send(());
         },
         &Response::BestMove { best, ponder },
     );

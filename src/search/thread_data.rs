@@ -188,6 +188,7 @@ impl<'a> Searcher<'a> {
     pub fn play(&mut self, board: &Board, mv: Move, ply: usize) -> Board {
         let mut child = board.clone();
         child.play_unchecked(mv);
+        self.tt.prefetch(child.hash());
         self.push_move(board, mv, ply);
         child
     }
