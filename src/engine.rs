@@ -501,10 +501,7 @@ fn needs_idle(command: &Command) -> bool {
         Command::Go(_) | Command::Bench { .. } | Command::Perft { .. } | Command::UciNewGame => {
             true
         }
-        Command::SetOption { name, .. } => matches!(
-            name.trim().to_ascii_lowercase().as_str(),
-            "hash" | "clear hash"
-        ),
+        Command::SetOption { name, .. } => options::needs_idle(name),
         _ => false,
     }
 }

@@ -185,6 +185,9 @@ impl Value {
 struct Declaration {
     name: &'static str,
     kind: Kind,
+    /// Whether setting it must wait until no search is running (it replaces or clears
+    /// what a search uses).
+    needs_idle: bool,
     /// Stores a checked value and says what else the engine must do.
     apply: fn(&mut Options, Value) -> Change,
 }
@@ -193,6 +196,7 @@ struct Declaration {
 const DECLARATIONS: &[Declaration] = &[
     Declaration {
         name: "Hash",
+        needs_idle: true,
         kind: Kind::Spin {
             default: 16,
             min: 1,
@@ -205,6 +209,7 @@ const DECLARATIONS: &[Declaration] = &[
     },
     Declaration {
         name: "Threads",
+        needs_idle: false,
         kind: Kind::Spin {
             default: 1,
             min: 1,
@@ -217,11 +222,13 @@ const DECLARATIONS: &[Declaration] = &[
     },
     Declaration {
         name: "Clear Hash",
+        needs_idle: true,
         kind: Kind::Button,
         apply: |_, _| Change::ClearHash,
     },
     Declaration {
         name: "Move Overhead",
+        needs_idle: false,
         kind: Kind::Spin {
             default: 10,
             min: 0,
@@ -234,6 +241,7 @@ const DECLARATIONS: &[Declaration] = &[
     },
     Declaration {
         name: "MultiPV",
+        needs_idle: false,
         kind: Kind::Spin {
             default: 1,
             min: 1,
@@ -246,6 +254,7 @@ const DECLARATIONS: &[Declaration] = &[
     },
     Declaration {
         name: "Ponder",
+        needs_idle: false,
         kind: Kind::Check { default: false },
         apply: |o, v| {
             o.ponder = v.flag();
@@ -254,6 +263,7 @@ const DECLARATIONS: &[Declaration] = &[
     },
     Declaration {
         name: "UCI_Chess960",
+        needs_idle: false,
         kind: Kind::Check { default: false },
         apply: |o, v| {
             o.chess960 = v.flag();
@@ -262,6 +272,7 @@ const DECLARATIONS: &[Declaration] = &[
     },
     Declaration {
         name: "OwnBook",
+        needs_idle: false,
         kind: Kind::Check { default: false },
         apply: |o, v| {
             o.own_book = v.flag();
@@ -270,18 +281,21 @@ const DECLARATIONS: &[Declaration] = &[
     },
     Declaration {
         name: "BookFile",
+        needs_idle: false,
         kind: Kind::Path,
         // The engine stores the path once the book has loaded.
         apply: |_, v| Change::OpenBook(v.text()),
     },
     Declaration {
         name: "EvalFile",
+        needs_idle: false,
         kind: Kind::Path,
         // The engine stores the path once the network has loaded.
         apply: |_, v| Change::LoadNetwork(v.text()),
     },
     Declaration {
         name: "UCI_ShowWDL",
+        needs_idle: false,
         kind: Kind::Check { default: false },
         apply: |o, v| {
             o.show_wdl = v.flag();
@@ -290,6 +304,7 @@ const DECLARATIONS: &[Declaration] = &[
     },
     Declaration {
         name: "UCI_LimitStrength",
+        needs_idle: false,
         kind: Kind::Check { default: false },
         apply: |o, v| {
             o.limit_strength = v.flag();
@@ -298,6 +313,7 @@ const DECLARATIONS: &[Declaration] = &[
     },
     Declaration {
         name: "UCI_Elo",
+        needs_idle: false,
         kind: Kind::Spin {
             default: strength::MIN_ELO as i64,
             min: strength::MIN_ELO as i64,
@@ -309,6 +325,14 @@ const DECLARATIONS: &[Declaration] = &[
         },
     },
 ];
+
+/// Whether setting the option `name` (any case) must wait until no search is running.
+pub fn needs_idle(name: &str) -> bool {
+    let name = name.trim();
+    DECLARATIONS
+        .iter()
+        .any(|d| d.needs_idle && d.name.eq_ignore_ascii_case(name))
+}
 
 /// The declarations printed after `uci`.
 pub fn specs() -> Vec<OptionSpec> {
