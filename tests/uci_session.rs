@@ -1720,3 +1720,65 @@ fn quit_ends_a_running_perft() {
     let status = engine.wait_exit(SHORT);
     assert!(status.success(), "{status:?}");
 }
+
+/// The value after `key` in an `info` line.
+fn info_field(line: &str, key: &str) -> Option<i64> {
+    let mut words = line.split_whitespace();
+    words.find(|w| *w == key)?;
+    words.next()?.parse().ok()
+}
+
+/// What a GUI merges into its analysis: with MultiPV 3 every completed depth ends with one
+/// exact line per index, best first, and no bound line appears; `nps` only once time has
+/// passed. (Fail-high lines from depth 4 on used to reach python-chess's results.)
+#[test]
+fn multipv_analysis_shows_exact_ranked_lines_only() {
+    let mut engine = EngineProcess::start();
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9");
+    engine.send("go movetime 1500");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" multipv ")).collect();
+    if let Some(bound) = infos.iter().find(|l| l.contains("bound")) {
+        engine.fail(&format!("a bound line in MultiPV analysis: {bound}"));
+    }
+    let mut depth_lines: Vec<(i64, i64, i64)> = Vec::new();
+    for line in &infos {
+        let depth = info_field(line, "depth").unwrap_or(-1);
+        let index = info_field(line, "multipv").unwrap_or(-1);
+        let score = info_field(line, "cp").unwrap_or(0);
+        depth_lines.push((depth, index, score));
+        if info_field(line, "nps").is_some() && info_field(line, "time") == Some(0) {
+            engine.fail(&format!("nps before any time has passed: {line}"));
+        }
+    }
+    for group in depth_lines.chunk_by(|a, b| a.0 == b.0) {
+        let indices: Vec<i64> = group.iter().map(|l| l.1).collect();
+        if indices != [1, 2, 3] {
+            engine.fail(&format!(
+                "depth {}: multipv indices {indices:?}",
+                group[0].0
+            ));
+        }
+        if group.windows(2).any(|w| w[0].2 < w[1].2) {
+            engine.fail(&format!(
+                "depth {}: lines not ranked: {group:?}",
+                group[0].0
+            ));
+        }
+    }
+    assert!(depth_lines.len() >= 15, "only {} lines", depth_lines.len());
+}
+
+/// With MultiPV 1, a short search shows no bound lines at all (they are for searches past
+/// a second, where a GUI shows the fail-high as it happens).
+#[test]
+fn short_searches_show_no_bound_lines() {
+    let mut engine = EngineProcess::start();
+    engine.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9");
+    engine.send("go movetime 400");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    if let Some(bound) = lines.iter().find(|l| l.contains("bound")) {
+        engine.fail(&format!("a bound line in a 400 ms search: {bound}"));
+    }
+}
