@@ -35,7 +35,7 @@ use crate::search::strength::Strength;
 use crate::search::thread::{ActiveSearch, SearchThread, Task};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Clock, Limits, SearchJob, Settings};
-use crate::{display, eval, perft};
+use crate::{display, eval, help, perft};
 
 /// Whether the input loop should go on after a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,6 +164,7 @@ impl Engine {
             Command::Display => self
                 .out
                 .line(&display::board(&self.game.board, self.options.chess960)),
+            Command::Help => self.out.line(&help::general()),
             Command::Eval => self.out.line(&match &self.network {
                 Some(network) => nnue::report(network, &self.game.board),
                 None => eval::report(&self.game.board),

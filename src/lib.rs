@@ -29,6 +29,7 @@ pub mod datagen;
 pub mod display;
 pub mod engine;
 pub mod eval;
+pub mod help;
 pub mod moves;
 pub mod nnue;
 pub mod options;

@@ -11,18 +11,21 @@ use std::sync::Arc;
 
 use cutoff::engine::Engine;
 use cutoff::output::Output;
-use cutoff::uci;
+use cutoff::{help, uci};
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(status) = answer_help(&args) {
+        return status;
+    }
     if let Some(status) = run_tool(&args) {
         return status;
     }
     let out = Arc::new(Output::stdout());
-    let mut engine = match Engine::new(out) {
+    let mut engine = match Engine::new(Arc::clone(&out)) {
         Ok(engine) => engine,
         Err(error) => {
             eprintln!("cutoff: cannot start the search thread: {error}");
@@ -30,6 +33,7 @@ fn main() -> ExitCode {
         }
     };
     if args.is_empty() {
+        out.line(&help::banner());
         let input = std::io::BufReader::new(std::io::stdin());
         if let Err(error) = uci::run(&mut engine, input) {
             eprintln!("cutoff: cannot start the input thread: {error}");
@@ -40,6 +44,25 @@ fn main() -> ExitCode {
         engine.finish();
     }
     ExitCode::SUCCESS
+}
+
+/// `cutoff --help` (or `-h`, `help`), `cutoff --version` (`-V`) and `cutoff <tool>
+/// --help`: prints the answer on stdout.
+fn answer_help(args: &[String]) -> Option<ExitCode> {
+    let first = args.first()?.as_str();
+    let text = match first {
+        "--help" | "-h" | "help" if args.len() == 1 => help::general(),
+        "--version" | "-V" if args.len() == 1 => help::version(),
+        tool => {
+            let asks = args[1..].iter().any(|a| a == "--help" || a == "-h");
+            match help::tool_usage(tool) {
+                Some(usage) if asks => usage.to_string(),
+                _ => return None,
+            }
+        }
+    };
+    println!("{text}");
+    Some(ExitCode::SUCCESS)
 }
 
 /// Runs a tool subcommand (`analyze`, `datagen`, `train`, `tune`) if the arguments name one.

@@ -1782,3 +1782,42 @@ fn short_searches_show_no_bound_lines() {
         engine.fail(&format!("a bound line in a 400 ms search: {bound}"));
     }
 }
+
+/// A newcomer's first commands: `help` in UCI mode, and `--help`, `help`, `--version` and
+/// `<tool> --help` on the command line, each answered on stdout with exit status 0.
+#[test]
+fn help_and_version_answer_a_newcomer() {
+    let mut engine = start();
+    engine.send("help");
+    let help = engine.sync();
+    for expected in ["UCI", "go perft", "bench", "datagen", "train", "analyze"] {
+        if !help.iter().any(|line| line.contains(expected)) {
+            engine.fail(&format!("`help` does not mention {expected}: {help:?}"));
+        }
+    }
+    let run = |args: &[&str]| {
+        let output = std::process::Command::new(common::binary())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    for args in [&["--help"][..], &["help"], &["-h"]] {
+        assert!(run(args).contains("Tools"), "{args:?}");
+    }
+    assert!(run(&["--version"]).starts_with("Cutoff "));
+    for (tool, flag) in [
+        ("datagen", "--format"),
+        ("train", "--hidden"),
+        ("tune", "--lambda"),
+        ("analyze", "--movetime"),
+    ] {
+        let usage = run(&[tool, "--help"]);
+        assert!(
+            usage.starts_with(&format!("usage: cutoff {tool}")),
+            "{usage}"
+        );
+        assert!(usage.contains(flag), "{tool}: {usage}");
+    }
+}

@@ -44,6 +44,8 @@ pub enum Command {
     Display,
     /// `eval`: show the static evaluation.
     Eval,
+    /// `help`: say what the engine is and list its commands.
+    Help,
     /// `bench [depth]`.
     Bench {
         /// The search depth per position; `None` for the engine's default.
@@ -146,6 +148,7 @@ impl fmt::Display for Command {
             Command::Quit => f.write_str("quit"),
             Command::Display => f.write_str("d"),
             Command::Eval => f.write_str("eval"),
+            Command::Help => f.write_str("help"),
             Command::Bench { depth: None } => f.write_str("bench"),
             Command::Bench { depth: Some(depth) } => write!(f, "bench {depth}"),
             Command::Perft { depth } => write!(f, "perft {depth}"),

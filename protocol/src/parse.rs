@@ -51,6 +51,7 @@ const COMMANDS: &[&str] = &[
     "quit",
     "d",
     "eval",
+    "help",
     "bench",
     "perft",
 ];
@@ -247,6 +248,7 @@ fn parse_known_command(keyword: &str, args: &[&str]) -> Result<Command, ParseErr
         "quit" => simple(Command::Quit),
         "d" => simple(Command::Display),
         "eval" => simple(Command::Eval),
+        "help" => simple(Command::Help),
         "debug" => parse_debug(args),
         "setoption" => parse_setoption(args),
         "register" => Ok(Command::Register(args.join(" "))),

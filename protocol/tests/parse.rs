@@ -74,6 +74,7 @@ fn simple_commands() {
     assert_eq!(ok("quit"), Command::Quit);
     assert_eq!(ok("d"), Command::Display);
     assert_eq!(ok("eval"), Command::Eval);
+    assert_eq!(ok("help"), Command::Help);
 }
 
 #[test]

@@ -310,6 +310,7 @@ fn any_command() -> impl Strategy<Value = Command> {
         Just(Command::Quit),
         Just(Command::Display),
         Just(Command::Eval),
+        Just(Command::Help),
         any::<Option<u32>>().prop_map(|depth| Command::Bench { depth }),
         any::<u32>().prop_map(|depth| Command::Perft { depth }),
     ]

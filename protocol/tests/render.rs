@@ -410,6 +410,7 @@ fn commands_render_canonically() {
         (Command::Quit, "quit"),
         (Command::Display, "d"),
         (Command::Eval, "eval"),
+        (Command::Help, "help"),
         (Command::Bench { depth: None }, "bench"),
         (Command::Bench { depth: Some(8) }, "bench 8"),
         (Command::Perft { depth: 5 }, "perft 5"),

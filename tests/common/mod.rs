@@ -55,7 +55,18 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts the engine in UCI mode (no arguments).
     pub fn start() -> EngineProcess {
-        EngineProcess::start_with_args(&[])
+        let mut engine = EngineProcess::start_with_args(&[]);
+        engine.expect_banner();
+        engine
+    }
+
+    /// Reads the one-line banner the engine prints when it starts in UCI mode.
+    #[track_caller]
+    pub fn expect_banner(&mut self) {
+        let banner = self.expect_line(|_| true, SHORT);
+        if !banner.starts_with("Cutoff ") || !banner.contains("'help'") {
+            self.fail(&format!("the first line is not the banner: {banner}"));
+        }
     }
 
     /// Starts the engine with command-line arguments (one-shot command mode when
@@ -76,7 +87,9 @@ impl EngineProcess {
             .arg("-c")
             .arg(format!("ulimit -v {kib} && exec \"$0\""))
             .arg(binary());
-        EngineProcess::spawn(command, format!("$ ulimit -v {kib}; cutoff"))
+        let mut engine = EngineProcess::spawn(command, format!("$ ulimit -v {kib}; cutoff"));
+        engine.expect_banner();
+        engine
     }
 
     fn spawn(mut command: Command, description: String) -> EngineProcess {
