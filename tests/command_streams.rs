@@ -115,3 +115,108 @@ fn random_command_streams_answer_every_go_once_for_its_position() {
         engine.expect_exit_status_0();
     }
 }
+
+/// Malformed `go` lines: each gets its error lines and still exactly one `bestmove`.
+const BAD_GOS: [&str; 6] = [
+    "go wtime abc btime 1000",
+    "go movetime -5",
+    "go depth 2 searchmoves zz",
+    "go depth 3 searchmoves e2e4 a1a1",
+    "go depth x nodes 300",
+    "go nodes 400 bogus 7",
+];
+
+/// Long jobs that only a `stop` (or the end of the stream) ends.
+const LONG_JOBS: [&str; 2] = ["go perft 7", "bench 30"];
+
+/// Positions that must be refused, leaving the previous position in place.
+const IMPOSSIBLE: [&str; 3] = [
+    "position fen Kk6/8/8/8/8/8/8/8 w - - 0 1",
+    "position fen 8/8/8/3kK3/8/8/8/8 b - - 0 1",
+    "position fen 4k3/8/8/8/8/8/8/4Q1K1 w - - 0 1",
+];
+
+/// The same promise with hostile streams mixed in: malformed `go` lines, `stop` during
+/// `perft` and `bench`, impossible FENs. After every stream the engine answers `isready`,
+/// has answered every `go` once with a move legal where it was sent, and still plays.
+#[test]
+fn hostile_streams_still_answer_every_go_once() {
+    for seed in 100..100 + STREAMS / 2 {
+        let mut rng = SplitMix64::new(seed);
+        let mut position = POSITIONS[0];
+        let mut script = vec![position];
+        let mut searched = Vec::new();
+        for _ in 0..STREAM_LENGTH {
+            let line = match rng.below(12) {
+                0 => {
+                    position = POSITIONS[rng.below(POSITIONS.len())];
+                    position
+                }
+                // Refused: `position` stays what it was.
+                1 => IMPOSSIBLE[rng.below(IMPOSSIBLE.len())],
+                2..=3 => {
+                    searched.push(position);
+                    GOS[rng.below(GOS.len())]
+                }
+                4..=6 => {
+                    searched.push(position);
+                    BAD_GOS[rng.below(BAD_GOS.len())]
+                }
+                7 => LONG_JOBS[rng.below(LONG_JOBS.len())],
+                8..=9 => "stop",
+                _ => OTHERS[rng.below(OTHERS.len())],
+            };
+            script.push(line);
+        }
+        script.extend(["stop", "isready"]);
+        let readies = script.iter().filter(|&&line| line == "isready").count();
+
+        let mut engine = EngineProcess::start();
+        engine.send(&script.join("\n"));
+        let seen = Cell::new(0);
+        let lines = engine.read_until(
+            |line| {
+                if line == "readyok" {
+                    seen.set(seen.get() + 1);
+                }
+                seen.get() == readies
+            },
+            TIMEOUT,
+        );
+        let answers: Vec<String> = lines
+            .iter()
+            .filter_map(|l| parse_bestmove(l))
+            .map(|(best, _)| best)
+            .collect();
+        if answers.len() != searched.len() {
+            engine.fail(&format!(
+                "stream {seed}: {} go commands, {} bestmoves",
+                searched.len(),
+                answers.len()
+            ));
+        }
+        for (index, (best, position)) in answers.iter().zip(&searched).enumerate() {
+            engine.send(position);
+            let legal = engine.legal_moves();
+            if !legal.contains(best) {
+                engine.fail(&format!(
+                    "stream {seed}: bestmove {best} of go number {index} is not legal \
+                     after `{position}`"
+                ));
+            }
+        }
+        // Still playing.
+        engine.send("position startpos moves e2e4");
+        engine.send("go depth 3");
+        let lines = engine.read_until_bestmove(TIMEOUT);
+        let best = lines.last().and_then(|l| parse_bestmove(l)).map(|(b, _)| b);
+        let legal = engine.legal_moves();
+        if !best.as_ref().is_some_and(|b| legal.contains(b)) {
+            engine.fail(&format!(
+                "stream {seed}: no legal move afterwards: {best:?}"
+            ));
+        }
+        engine.send("quit");
+        engine.expect_exit_status_0();
+    }
+}
