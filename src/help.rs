@@ -78,7 +78,8 @@ the same seed gives the same file with any thread count.
   --first-game G   number of the first game, to resume a run (default 0)
   --hash MB        hash per thread, 1..=4096 (default 16)
   --book FILE.epd  start from these positions plus 2-3 random plies (default: the start
-                   position plus 8-9 random plies)"
+                   position plus 8-9 random plies)
+  --net FILE       evaluate with this network (default: the built-in evaluation)"
         }
         "tune" => {
             "usage: cutoff tune --data FILE [flags]

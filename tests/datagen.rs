@@ -157,3 +157,65 @@ fn viri_format_holds_every_ply_and_resumes_thread_independently() {
     );
     assert_eq!(std::fs::read(&split).unwrap(), bytes);
 }
+
+#[test]
+fn datagen_plays_with_the_network_it_is_given() {
+    use cutoff::nnue::file::{NetworkParams, INPUTS};
+    let dir = temp_dir("net");
+    let mut rng = cutoff::rng::SplitMix64::new(4);
+    let mut values = |n: usize, range: i32| -> Vec<i16> {
+        (0..n)
+            .map(|_| (rng.below(2 * range as usize + 1) as i32 - range) as i16)
+            .collect()
+    };
+    let params = NetworkParams {
+        hidden: 16,
+        feature_weights: values(INPUTS * 16, 200),
+        feature_bias: values(16, 200),
+        output_weights: values(32, 127),
+        output_bias: 0,
+    };
+    let net = dir.join("random.nnue");
+    std::fs::write(&net, params.to_bytes()).unwrap();
+    let with_net = dir.join("net.viri");
+    let output = datagen(
+        &with_net,
+        &[
+            "--games",
+            "2",
+            "--format",
+            "viri",
+            "--net",
+            net.to_str().unwrap(),
+        ],
+    );
+    let progress = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        progress.contains("network of 16 hidden units"),
+        "{progress}"
+    );
+    let classical = dir.join("classical.viri");
+    datagen(&classical, &["--games", "2", "--format", "viri"]);
+    let read = |path: &Path| cutoff::viri::read_games(&std::fs::read(path).unwrap()).unwrap();
+    assert_ne!(
+        read(&with_net),
+        read(&classical),
+        "the network changed no game"
+    );
+
+    let damaged = dir.join("damaged.nnue");
+    std::fs::write(&damaged, b"CUTOFFNN but then nothing").unwrap();
+    let output = cutoff(&[
+        "datagen",
+        "--games",
+        "1",
+        "--nodes",
+        "100",
+        "--out",
+        "x.viri",
+        "--net",
+        damaged.to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("damaged.nnue"));
+}

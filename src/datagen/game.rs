@@ -18,7 +18,7 @@ use crate::position::Game;
 use crate::rules::{game_end, is_quiet, GameEnd};
 use crate::search::score::is_mate;
 use crate::search::tt::TranspositionTable;
-use crate::search::{think, Limits};
+use crate::search::{think_with, Limits, Settings};
 use crate::viri::{GameResult, ViriGame};
 
 /// Win adjudication: this many centipawns ...
@@ -127,8 +127,14 @@ fn viri_score(white_score: i32) -> i16 {
     white_score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
 }
 
-/// Plays `game` out with searches of `soft_nodes` nodes per move on `tt` (cleared first).
-pub fn play(mut game: Game, soft_nodes: u64, tt: &TranspositionTable) -> Record {
+/// Plays `game` out with searches of `soft_nodes` nodes per move on `tt` (cleared first),
+/// with `settings` (the evaluation among them).
+pub fn play(
+    mut game: Game,
+    soft_nodes: u64,
+    tt: &TranspositionTable,
+    settings: &Settings,
+) -> Record {
     tt.clear();
     let start = game.board.clone();
     let mut moves = Vec::new();
@@ -143,7 +149,7 @@ pub fn play(mut game: Game, soft_nodes: u64, tt: &TranspositionTable) -> Record 
         if plies >= MAX_PLIES {
             break (Outcome::Draw, Ending::MaxLength);
         }
-        let outcome = think(game.clone(), limits(soft_nodes), tt);
+        let outcome = think_with(game.clone(), limits(soft_nodes), tt, settings.clone());
         let Some(best) = outcome.best else {
             // Unreachable: positions without moves ended above. Treat as the rules would.
             break (Outcome::Draw, Ending::Stalemate);
@@ -362,7 +368,12 @@ mod tests {
     fn a_game_is_played_to_the_end_with_legal_quiet_samples() {
         let tt = TranspositionTable::new(4);
         // A won rook ending: it must end (mate or adjudication) well inside the ply cap.
-        let record = play(game("8/8/4k3/8/8/3RK3/8/8 w - - 0 1"), 2_000, &tt);
+        let record = play(
+            game("8/8/4k3/8/8/3RK3/8/8 w - - 0 1"),
+            2_000,
+            &tt,
+            &Settings::default(),
+        );
         assert_eq!(record.outcome, Outcome::WhiteWins);
         assert!(record.plies < MAX_PLIES);
         assert!(!record.samples.is_empty());

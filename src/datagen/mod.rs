@@ -2,7 +2,7 @@
 //! evaluation tuner.
 //!
 //! `cutoff datagen --games N --nodes K --threads T --out FILE [--book FILE.epd] [--seed S]
-//! [--first-game G] [--hash MB] [--format text|viri]`
+//! [--first-game G] [--hash MB] [--format text|viri] [--net NETWORK]`
 //!
 //! Each game starts from a varied position (`opening.rs`) and is played by one search per
 //! move with a soft budget of `K` nodes (`game.rs`, which also documents the adjudication
@@ -21,13 +21,16 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::cli::{CliError, Flags};
+use crate::nnue::Network;
 use crate::position::{parse_fen, Game};
 use crate::rng::{stream_seed, SplitMix64};
 use crate::search::threads;
 use crate::search::tt::TranspositionTable;
+use crate::search::Settings;
 
 pub use game::{Ending, Outcome, Record, Sample};
 
@@ -43,6 +46,13 @@ pub enum DatagenError {
         path: String,
         #[source]
         source: std::io::Error,
+    },
+    /// The `--net` file is no valid network.
+    #[error("{path}: {source}")]
+    Network {
+        path: String,
+        #[source]
+        source: crate::nnue::file::NetFileError,
     },
     /// A line of the opening book is not a position.
     #[error("{path}:{line}: {why}")]
@@ -65,6 +75,9 @@ pub struct Config {
     pub out: String,
     pub book: Vec<Game>,
     pub format: Format,
+    /// The network the searches evaluate with (`--net`); `None` for the binary's
+    /// built-in evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 /// How games are written.
@@ -86,6 +99,7 @@ const VALUE_FLAGS: &[&str] = &[
     "--first-game",
     "--hash",
     "--format",
+    "--net",
 ];
 
 /// Runs `datagen` with the words after the subcommand name.
@@ -123,6 +137,10 @@ pub fn parse_args(args: &[String]) -> Result<Config, DatagenError> {
         hash_mb,
         out: flags.require("--out", "a file name")?,
         book,
+        network: match flags.text("--net") {
+            None => crate::nnue::embedded(),
+            Some(path) => Some(Arc::new(read_network(path)?)),
+        },
         format: match flags.text("--format") {
             None | Some("text") => Format::Text,
             Some("viri") => Format::Viri,
@@ -135,6 +153,18 @@ pub fn parse_args(args: &[String]) -> Result<Config, DatagenError> {
                 .into())
             }
         },
+    })
+}
+
+/// Reads the network file at `path`.
+fn read_network(path: &str) -> Result<Network, DatagenError> {
+    let bytes = std::fs::read(path).map_err(|source| DatagenError::Io {
+        path: path.to_string(),
+        source,
+    })?;
+    Network::from_bytes(&bytes).map_err(|source| DatagenError::Network {
+        path: path.to_string(),
+        source,
     })
 }
 
@@ -176,8 +206,12 @@ pub fn read_book(path: &str) -> Result<Vec<Game>, DatagenError> {
 /// Plays game number `index` of a run.
 pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Record {
     let mut rng = SplitMix64::new(stream_seed(config.seed, index));
-    let start = opening::choose(&config.book, &mut rng, config.soft_nodes, tt);
-    game::play(start, config.soft_nodes, tt)
+    let settings = Settings {
+        network: config.network.clone(),
+        ..Settings::default()
+    };
+    let start = opening::choose(&config.book, &mut rng, config.soft_nodes, tt, &settings);
+    game::play(start, config.soft_nodes, tt, &settings)
 }
 
 /// Plays the run's games on `config.threads` threads and appends them, in game order, to
@@ -193,8 +227,12 @@ pub fn run(config: &Config) -> Result<(), DatagenError> {
         .open(&config.out)
         .map_err(io_error)?;
     let mut out = BufWriter::new(file);
+    let evaluation = config.network.as_ref().map_or_else(
+        || "hand-crafted evaluation".to_string(),
+        |net| format!("network of {} hidden units", net.hidden()),
+    );
     eprintln!(
-        "datagen: games {}..{} ({} nodes per move, {} threads, seed {}) -> {}",
+        "datagen: games {}..{} ({} nodes per move, {} threads, seed {}, {evaluation}) -> {}",
         config.first_game,
         config.first_game + config.games,
         config.soft_nodes,

@@ -6,8 +6,8 @@ use cozy_chess::Move;
 
 use crate::position::{legal_moves, Game};
 use crate::rng::SplitMix64;
-use crate::search::think;
 use crate::search::tt::TranspositionTable;
+use crate::search::{think_with, Settings};
 
 use super::game::{ended_by_rules, limits};
 
@@ -28,6 +28,7 @@ pub fn choose(
     rng: &mut SplitMix64,
     soft_nodes: u64,
     tt: &TranspositionTable,
+    settings: &Settings,
 ) -> Game {
     let mut last = initial_position();
     for _ in 0..ATTEMPTS {
@@ -41,7 +42,7 @@ pub fn choose(
             continue;
         }
         tt.clear();
-        let outcome = think(game.clone(), limits(soft_nodes), tt);
+        let outcome = think_with(game.clone(), limits(soft_nodes), tt, settings.clone());
         last = game;
         if outcome.best.is_some() && outcome.score.abs() <= MAX_START_SCORE {
             break;
@@ -74,7 +75,15 @@ mod tests {
     #[test]
     fn starts_are_varied_playable_and_reproducible() {
         let tt = TranspositionTable::new(1);
-        let pick = |seed| choose(&[], &mut SplitMix64::new(seed), 500, &tt);
+        let pick = |seed| {
+            choose(
+                &[],
+                &mut SplitMix64::new(seed),
+                500,
+                &tt,
+                &Settings::default(),
+            )
+        };
         let a = pick(1);
         assert_eq!(a.board, pick(1).board, "the same seed gives the same start");
         assert!(ended_by_rules(&a).is_none());
