@@ -112,7 +112,9 @@ quantised network file after every epoch (and a float checkpoint, NET.ckpt).
   --holdout X      share of the games held out (default 0.05)
   --threads T      threads (default: all cores)
   --seed S         seed (default 1)
-  --init FILE      start from a float checkpoint"
+  --init FILE      start from a float checkpoint
+  --mirror         also train on the left-right mirror of each position without
+                   castling rights"
         }
         _ => return None,
     })

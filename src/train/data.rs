@@ -33,6 +33,9 @@ pub struct Record {
     pub score: i16,
     /// The game's result for the side to move: 0 loss, 1 draw, 2 win.
     pub result: u8,
+    /// Whether no side may castle: then the position mirrored left to right (files a
+    /// and h swapped) is just as good a training example, with the same score and result.
+    pub mirrorable: bool,
 }
 
 impl Record {
@@ -57,13 +60,28 @@ impl Record {
         } else {
             (score_white, result_white)
         };
+        let mirrorable = Color::ALL
+            .iter()
+            .all(|&c| *board.castle_rights(c) == cozy_chess::CastleRights::EMPTY);
         Record {
             features,
             count: count as u8,
             black_to_move,
             score,
             result,
+            mirrorable,
         }
+    }
+
+    /// The record of the position mirrored left to right (each square's file `f` becomes
+    /// `7 - f`; the low six bits of a feature index are its square). Only meaningful
+    /// when [`Record::mirrorable`].
+    pub fn mirrored_files(&self) -> Record {
+        let mut mirrored = self.clone();
+        for feature in &mut mirrored.features[..usize::from(self.count)] {
+            *feature ^= 7;
+        }
+        mirrored
     }
 
     /// The active features seen from White.
@@ -237,6 +255,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_mirrored_record_is_the_record_of_the_mirrored_position() {
+        let board: Board = "r3k3/1pp2ppp/p1n5/4p3/2B1P1b1/5N2/PPP2PPP/R3K2R w - - 0 12"
+            .parse()
+            .unwrap();
+        let mirrored: Board = "3k3r/ppp2pp1/5n1p/3p4/1b1P1B2/2N5/PPP2PPP/R2K3R w - - 0 12"
+            .parse()
+            .unwrap();
+        let record = Record::new(&board, 40, 1);
+        assert!(record.mirrorable);
+        let mut expected: Vec<u16> = Record::new(&mirrored, 40, 1).white_features().to_vec();
+        let mut actual: Vec<u16> = record.mirrored_files().white_features().to_vec();
+        expected.sort_unstable();
+        actual.sort_unstable();
+        assert_eq!(actual, expected);
+        let castling: Board = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap();
+        assert!(!Record::new(&castling, 0, 1).mirrorable);
     }
 
     #[test]

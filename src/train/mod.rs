@@ -4,7 +4,7 @@
 //! ```text
 //! cutoff train --data FILE|DIR [--data ...] --out NET [--hidden 128] [--epochs 10]
 //!              [--lr 0.001] [--wdl 0.3] [--holdout 0.05] [--threads all] [--seed 1]
-//!              [--batch 16384] [--init CHECKPOINT]
+//!              [--batch 16384] [--init CHECKPOINT] [--mirror]
 //! ```
 //!
 //! `--data` may be repeated; a directory stands for its `*.viri` files (so unfinished
@@ -136,6 +136,9 @@ pub struct Command {
     pub config: TrainConfig,
     /// The starting weights, if not random (`--init`).
     pub init: Option<Network>,
+    /// `--mirror`: add the left-right mirror of every training position without castling
+    /// rights (the held-out positions stay as played).
+    pub mirror: bool,
 }
 
 /// What one epoch did.
@@ -166,6 +169,9 @@ const VALUE_FLAGS: &[&str] = &[
     "--init",
 ];
 
+/// Switches of `train`.
+const SWITCHES: &[&str] = &["--mirror"];
+
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
@@ -178,7 +184,7 @@ pub fn main(args: &[String]) -> Result<(), TrainError> {
 
 /// Reads the flags and expands data directories.
 pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
-    let flags = Flags::parse_repeatable(args, VALUE_FLAGS, &["--data"], &[])?;
+    let flags = Flags::parse_repeatable(args, VALUE_FLAGS, &["--data"], SWITCHES)?;
     let defaults = TrainConfig::default();
     let init = match flags.text("--init") {
         Some(path) => {
@@ -253,6 +259,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         holdout,
         config,
         init,
+        mirror: flags.switch("--mirror"),
     })
 }
 
@@ -289,6 +296,16 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
     );
     if split.train.is_empty() {
         return Err(TrainError::NoData);
+    }
+    if command.mirror {
+        let mirrored: Vec<Record> = split
+            .train
+            .iter()
+            .filter(|r| r.mirrorable)
+            .map(Record::mirrored_files)
+            .collect();
+        eprintln!("--mirror: {} mirrored positions added", mirrored.len());
+        split.train.extend(mirrored);
     }
     eprintln!(
         "training {} units, {} epochs of {} positions, batch {}, lr {}, wdl {}, {} threads, seed {}",
