@@ -77,7 +77,7 @@ impl Record {
     /// `7 - f`; the low six bits of a feature index are its square). Only meaningful
     /// when [`Record::mirrorable`].
     pub fn mirrored_files(&self) -> Record {
-        let mut mirrored = self.clone();
+        let mut mirrored = *self;
         for feature in &mut mirrored.features[..usize::from(self.count)] {
             *feature ^= 7;
         }
