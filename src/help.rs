@@ -50,74 +50,18 @@ Errors come back as `info string error: ...` and change nothing.",
     )
 }
 
-/// The flags of a tool, with their defaults, or `None` if `tool` is no tool.
-pub fn tool_usage(tool: &str) -> Option<&'static str> {
-    Some(match tool {
-        "analyze" => {
-            "usage: cutoff analyze FILE.epd [flags]
-Searches every position of an EPD file (bm/am/id operations read) and prints a JSON
-line per position on stdout, progress and the solved count on stderr.
-  --movetime MS    time per position (default 1000 when no other limit is given)
-  --depth D        depth per position
-  --nodes N        nodes per position
-  --threads T      search threads, 1..=256 (default 1)
-  --hash MB        hash table size, 1..=65536 (default 16)
-  --chess960       read castling as Chess960 (X-FEN / Shredder-FEN)"
-        }
-        "datagen" => {
-            "usage: cutoff datagen --games N --nodes K --out FILE [flags]
-Plays self-play games, one soft node-limited search per move, and appends them to FILE;
-the same seed gives the same file with any thread count.
-  --games N        games to play (required)
-  --nodes K        soft node budget per move (required; hard cap 8 K)
-  --out FILE       file to append to (required)
-  --format F       text (quiet positions, `FEN | score | result`) or viri (every ply,
-                   viriformat) (default text)
-  --threads T      threads, 1..=256 (default 1)
-  --seed S         seed of the openings (default 0)
-  --first-game G   number of the first game, to resume a run (default 0)
-  --hash MB        hash per thread, 1..=4096 (default 16)
-  --book FILE.epd  start from these positions plus 2-3 random plies (default: the start
-                   position plus 8-9 random plies)
-  --net FILE       evaluate with this network (default: the built-in evaluation)"
-        }
-        "tune" => {
-            "usage: cutoff tune --data FILE [flags]
-Fits the hand-crafted evaluation's weights to `FEN | score | result` data and writes the
-parameter source.
-  --data FILE      the data (required)
-  --out FILE       where to write (default src/eval/params.rs)
-  --epochs N       passes over the data (default 20)
-  --lambda X       weight of the game result in the target, 0..=1 (default 0.5)
-  --k X            sigmoid scale (default: fitted to the data)
-  --lr X           learning rate (default 1.0)
-  --decay X        learning-rate decay per epoch, (0, 1] (default 0.95)
-  --batch N        positions per step (default 16384)
-  --l2 X           pull towards the starting weights (default 0)
-  --holdout X      share of the file's tail held out, [0, 1) (default 0.05)
-  --threads T      threads (default: all cores)
-  --seed S         shuffling seed (default 1)"
-        }
-        "train" => {
-            "usage: cutoff train --data FILE|DIR [--data ...] --out NET [flags]
-Trains the neural network (768 -> H x 2 -> 1, SCReLU) on viriformat games and writes the
-quantised network file after every epoch (and a float checkpoint, NET.ckpt).
-  --data FILE|DIR  viriformat files, or directories of *.viri files (required, repeatable)
-  --out NET        the network file to write (required)
-  --hidden H       hidden units per perspective, a multiple of 16 (default 128)
-  --epochs N       passes over the data (default 10)
-  --lr X           learning rate, cosine schedule down to 5% (default 0.001)
-  --wdl X          weight of the game result in the target, 0..=1 (default 0.3)
-  --batch N        positions per step (default 16384; use 2048 on small data)
-  --holdout X      share of the games held out (default 0.05)
-  --threads T      threads (default: all cores)
-  --seed S         seed (default 1)
-  --init FILE      start from a float checkpoint
-  --mirror         also train on the left-right mirror of each position without
-                   castling rights"
-        }
+/// The flags of a tool, with their defaults (clap's help of the tool's command line), or
+/// `None` if `tool` is no tool.
+pub fn tool_usage(tool: &str) -> Option<String> {
+    use clap::CommandFactory;
+    let mut command = match tool {
+        "analyze" => crate::analyze::Args::command(),
+        "datagen" => crate::datagen::Args::command(),
+        "tune" => crate::tune::Args::command(),
+        "train" => crate::train::Args::command(),
         _ => return None,
-    })
+    };
+    Some(command.render_help().to_string())
 }
 
 #[cfg(test)]
@@ -130,8 +74,8 @@ mod tests {
         for tool in ["analyze", "datagen", "tune", "train"] {
             let usage = tool_usage(tool).unwrap();
             assert!(
-                usage.starts_with(&format!("usage: cutoff {tool}")),
-                "{tool}"
+                usage.contains(&format!("Usage: cutoff {tool}")),
+                "{tool}: {usage}"
             );
             assert!(
                 help.contains(&format!("  {tool} ")),

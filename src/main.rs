@@ -56,7 +56,7 @@ fn answer_help(args: &[String]) -> Option<ExitCode> {
         tool => {
             let asks = args[1..].iter().any(|a| a == "--help" || a == "-h");
             match help::tool_usage(tool) {
-                Some(usage) if asks => usage.to_string(),
+                Some(usage) if asks => usage,
                 _ => return None,
             }
         }

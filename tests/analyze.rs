@@ -159,7 +159,10 @@ fn a_missing_file_or_bad_flag_is_an_error() {
     let output = analyze(&["suite.epd", "--depth", "deep"]);
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(!output.status.success());
-    assert!(stderr.contains("'deep' is not a depth"), "{stderr}");
+    assert!(
+        stderr.contains("invalid value 'deep' for '--depth <DEPTH>'"),
+        "{stderr}"
+    );
 }
 
 /// A JSON value, as far as the test needs to look into one.

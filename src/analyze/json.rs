@@ -1,77 +1,57 @@
-//! The little JSON `analyze` writes: one flat object per line, built field by field. Strings
-//! are escaped as RFC 8259 requires (quote, backslash and control characters); anything
-//! else passes through as UTF-8.
+//! The JSON lines `analyze` writes, as serde types: one object per analysed position and
+//! a summary at the end. serde_json does the escaping; the fields appear in the order
+//! declared here.
 
-use std::fmt::Write;
+use serde::Serialize;
 
-/// `text` as a JSON string literal, quotes included.
-pub fn string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// A score: centipawns or mate in moves, from the side to move's view.
+#[derive(Debug, Serialize)]
+pub enum ScoreJson {
+    #[serde(rename = "cp")]
+    Cp(i32),
+    #[serde(rename = "mate")]
+    Mate(i32),
 }
 
-/// A JSON array of strings.
-pub fn string_array<S: AsRef<str>>(items: &[S]) -> String {
-    let items: Vec<String> = items.iter().map(|s| string(s.as_ref())).collect();
-    format!("[{}]", items.join(","))
+/// The line of one analysed position.
+#[derive(Debug, Serialize)]
+pub struct PositionJson {
+    /// The line number in the EPD file.
+    pub line: usize,
+    pub id: Option<String>,
+    pub fen: String,
+    pub bestmove: Option<String>,
+    pub san: Option<String>,
+    pub score: ScoreJson,
+    pub depth: u32,
+    pub nodes: u64,
+    /// Milliseconds.
+    pub time: u64,
+    pub pv: Vec<String>,
+    /// The EPD's best moves, when it gives some.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bm: Vec<String>,
+    /// The EPD's moves to avoid, when it gives some.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub am: Vec<String>,
+    /// Whether the move meets `bm`/`am`; `null` when the EPD gives neither.
+    pub solved: Option<bool>,
 }
 
-/// A JSON object under construction; fields appear in the order they are added.
-#[derive(Debug, Default)]
-pub struct Object {
-    fields: Vec<(String, String)>,
+/// The last line: the totals.
+#[derive(Debug, Serialize)]
+pub struct SummaryJson {
+    pub summary: bool,
+    pub solved: u64,
+    pub total: u64,
+    pub positions: u64,
+    pub skipped: u64,
 }
 
-impl Object {
-    pub fn new() -> Object {
-        Object::default()
-    }
-
-    /// Adds a field whose value is already JSON (a number, `true`, an array, ...).
-    pub fn raw(mut self, name: &str, json: impl Into<String>) -> Object {
-        self.fields.push((name.to_string(), json.into()));
-        self
-    }
-
-    /// Adds a string field.
-    pub fn string(self, name: &str, text: &str) -> Object {
-        self.raw(name, string(text))
-    }
-
-    /// Adds a string field, or `null` when there is none.
-    pub fn optional_string(self, name: &str, text: Option<&str>) -> Object {
-        self.raw(name, text.map_or_else(|| "null".to_string(), string))
-    }
-
-    /// Adds a number (or a boolean: anything whose `Display` is valid JSON).
-    pub fn number(self, name: &str, value: impl std::fmt::Display) -> Object {
-        self.raw(name, value.to_string())
-    }
-
-    /// The object as one line of JSON.
-    pub fn render(&self) -> String {
-        let fields: Vec<String> = self
-            .fields
-            .iter()
-            .map(|(name, value)| format!("{}:{value}", string(name)))
-            .collect();
-        format!("{{{}}}", fields.join(","))
-    }
+/// `value` as one line of JSON.
+pub fn line(value: &impl Serialize) -> String {
+    // Serialising these plain structs cannot fail (no maps with non-string keys, no I/O).
+    serde_json::to_string(value).unwrap_or_else(|error| format!("{{\"error\":\"{error}\"}}"))
 }
 
 #[cfg(test)]
@@ -79,25 +59,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escapes_quotes_backslashes_and_control_characters() {
-        assert_eq!(string(r#"WAC "1" \ x"#), r#""WAC \"1\" \\ x""#);
-        assert_eq!(string("a\nb\tc\u{1}"), r#""a\nb\tc\u0001""#);
-        assert_eq!(string("é♞"), "\"é♞\"");
-    }
-
-    #[test]
-    fn objects_keep_field_order() {
-        let object = Object::new()
-            .string("id", "x")
-            .optional_string("none", None)
-            .number("depth", 6)
-            .number("solved", true)
-            .raw("pv", string_array(&["e2e4", "e7e5"]))
-            .raw("empty", string_array::<&str>(&[]))
-            .raw("score", Object::new().number("cp", -15).render());
+    fn fields_keep_their_order_and_strings_are_escaped() {
+        let position = PositionJson {
+            line: 3,
+            id: Some(r#"WAC "1" \ x"#.to_string()),
+            fen: "8/8/8/8/8/8/8/8 w - - 0 1".to_string(),
+            bestmove: None,
+            san: None,
+            score: ScoreJson::Cp(-15),
+            depth: 6,
+            nodes: 100,
+            time: 2,
+            pv: vec!["e2e4".into(), "e7e5".into()],
+            bm: vec![],
+            am: vec!["a2a3".into()],
+            solved: Some(true),
+        };
         assert_eq!(
-            object.render(),
-            r#"{"id":"x","none":null,"depth":6,"solved":true,"pv":["e2e4","e7e5"],"empty":[],"score":{"cp":-15}}"#
+            line(&position),
+            r#"{"line":3,"id":"WAC \"1\" \\ x","fen":"8/8/8/8/8/8/8/8 w - - 0 1","bestmove":null,"san":null,"score":{"cp":-15},"depth":6,"nodes":100,"time":2,"pv":["e2e4","e7e5"],"am":["a2a3"],"solved":true}"#
         );
+        assert_eq!(line(&ScoreJson::Mate(-2)), r#"{"mate":-2}"#);
     }
 }

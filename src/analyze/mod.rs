@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use protocol::Score;
 
-use crate::cli::{CliError, Flags};
+use crate::cli::CliError;
 use crate::position::{to_uci, Game};
 use crate::search::threads;
 use crate::search::tt::TranspositionTable;
@@ -32,20 +32,16 @@ use crate::search::{Limits, Settings};
 
 pub use analysis::{analyse, Analysis};
 use epd::EpdRecord;
-use json::Object;
+use json::{PositionJson, ScoreJson, SummaryJson};
 
 /// The search time per position when no limit is given.
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
-
-/// How `analyze` is called, shown after a command-line error.
-const USAGE: &str = "usage: cutoff analyze FILE.epd [--movetime MS] [--depth D] [--nodes N] \
-                     [--threads T] [--hash MB] [--chess960]";
 
 /// Why `analyze` could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum AnalyzeError {
     /// A bad command line.
-    #[error("{0}\n{USAGE}")]
+    #[error("{0}")]
     Flags(#[from] CliError),
     /// A file could not be read.
     #[error("{path}: {source}")]
@@ -69,8 +65,35 @@ pub struct Config {
     pub chess960: bool,
 }
 
-const VALUE_FLAGS: &[&str] = &["--movetime", "--depth", "--nodes", "--threads", "--hash"];
-const SWITCHES: &[&str] = &["--chess960"];
+/// The command line of `cutoff analyze`.
+#[derive(Debug, clap::Parser)]
+#[command(
+    name = "cutoff analyze",
+    about = "Searches every position of an EPD file (bm, am and id read) and prints a JSON \
+             line per position on stdout, progress and the solved count on stderr."
+)]
+pub struct Args {
+    /// The EPD file.
+    file: String,
+    /// Time per position in milliseconds (1000 when no limit is given).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Depth per position.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    depth: Option<u32>,
+    /// Nodes per position.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Hash table size in MiB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    hash: u32,
+    /// Read castling rights as Chess960 (X-FEN or Shredder-FEN).
+    #[arg(long)]
+    chess960: bool,
+}
 
 /// Runs `analyze` with the words after the subcommand name.
 pub fn main(args: &[String]) -> Result<(), AnalyzeError> {
@@ -91,60 +114,24 @@ pub fn main(args: &[String]) -> Result<(), AnalyzeError> {
     })
 }
 
-/// Reads the command line: the EPD file (the one word that is not a flag or a flag's
-/// value, wherever it stands) and the flags.
+/// Reads the command line: the EPD file (wherever it stands) and the flags.
 pub fn parse_args(args: &[String]) -> Result<Config, AnalyzeError> {
-    let mut path = None;
-    let mut flag_words = Vec::with_capacity(args.len());
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        if word.starts_with("--") {
-            let name = word.split_once('=').map_or(word.as_str(), |(name, _)| name);
-            if !VALUE_FLAGS.contains(&name) && !SWITCHES.contains(&name) {
-                return Err(CliError::Unknown(word.clone()).into());
-            }
-            flag_words.push(word.clone());
-            if VALUE_FLAGS.contains(&word.as_str()) {
-                flag_words.extend(words.next().cloned());
-            }
-        } else if path.is_none() {
-            path = Some(word.clone());
-        } else {
-            return Err(CliError::Stray(word.clone()).into());
-        }
-    }
-    let path = path.ok_or_else(|| CliError::Invalid("no EPD file given".into()))?;
-    let flags = Flags::parse(&flag_words, VALUE_FLAGS, SWITCHES)?;
-    let positive = |flag: &str, value: Option<u64>| match value {
-        Some(0) => Err(CliError::Invalid(format!("{flag} must be positive"))),
-        _ => Ok(value),
-    };
-    let movetime = positive("--movetime", flags.get("--movetime", "milliseconds")?)?;
-    let depth = positive("--depth", flags.get("--depth", "a depth")?)?;
-    let nodes = positive("--nodes", flags.get("--nodes", "a number of nodes")?)?;
-    let threads: usize = flags.get("--threads", "a number of threads")?.unwrap_or(1);
-    let hash_mb: usize = flags.get("--hash", "a size in MiB")?.unwrap_or(16);
-    if !(1..=256).contains(&threads) {
-        return Err(CliError::Invalid("--threads must be within 1..=256".into()).into());
-    }
-    if !(1..=65536).contains(&hash_mb) {
-        return Err(CliError::Invalid("--hash must be within 1..=65536 MiB".into()).into());
-    }
-    let movetime = match (movetime, depth, nodes) {
+    let args: Args = crate::cli::parse("analyze", args)?;
+    let movetime = match (args.movetime, args.depth, args.nodes) {
         (None, None, None) => Some(DEFAULT_MOVETIME_MS),
-        _ => movetime,
+        (movetime, ..) => movetime,
     };
     Ok(Config {
-        path,
+        path: args.file,
         limits: Limits {
-            depth: depth.map(|d| d.min(u64::from(u32::MAX)) as u32),
-            nodes,
+            depth: args.depth,
+            nodes: args.nodes,
             movetime: movetime.map(Duration::from_millis),
             ..Limits::default()
         },
-        threads,
-        hash_mb,
-        chess960: flags.switch("--chess960"),
+        threads: usize::from(args.threads),
+        hash_mb: args.hash as usize,
+        chess960: args.chess960,
     })
 }
 
@@ -218,13 +205,13 @@ fn run(config: &Config, text: &[u8]) -> Result<(), AnalyzeError> {
             .map_err(stdout_error)?;
         eprintln!("[{index}/{count}] {}", progress(number, &record, &analysis));
     }
-    let summary = Object::new()
-        .number("summary", true)
-        .number("solved", tally.solved)
-        .number("total", tally.total)
-        .number("positions", tally.positions)
-        .number("skipped", tally.skipped)
-        .render();
+    let summary = json::line(&SummaryJson {
+        summary: true,
+        solved: tally.solved,
+        total: tally.total,
+        positions: tally.positions,
+        skipped: tally.skipped,
+    });
     writeln!(stdout, "{summary}")
         .and_then(|()| stdout.flush())
         .map_err(stdout_error)?;
@@ -255,30 +242,24 @@ fn position_json(number: usize, record: &EpdRecord, analysis: &Analysis, chess96
         .map(|mv| to_uci(board, mv, chess960).to_string());
     let san = analysis.best.map(|mv| san::to_san(board, mv));
     let score = match analysis.score {
-        Score::Mate(moves) => Object::new().number("mate", moves),
-        Score::Cp(cp) => Object::new().number("cp", cp),
+        Score::Mate(moves) => ScoreJson::Mate(moves),
+        Score::Cp(cp) => ScoreJson::Cp(cp),
     };
-    let mut object = Object::new()
-        .number("line", number)
-        .optional_string("id", record.id.as_deref())
-        .string("fen", &fen)
-        .optional_string("bestmove", best.as_deref())
-        .optional_string("san", san.as_deref())
-        .raw("score", score.render())
-        .number("depth", analysis.depth)
-        .number("nodes", analysis.nodes)
-        .number("time", analysis.millis)
-        .raw("pv", json::string_array(&analysis.pv));
-    if !record.best.is_empty() {
-        object = object.raw("bm", json::string_array(&uci(&record.best)));
-    }
-    if !record.avoid.is_empty() {
-        object = object.raw("am", json::string_array(&uci(&record.avoid)));
-    }
-    let solved = record
-        .solved_by(analysis.best)
-        .map_or_else(|| "null".to_string(), |s| s.to_string());
-    object.raw("solved", solved).render()
+    json::line(&PositionJson {
+        line: number,
+        id: record.id.clone(),
+        fen,
+        bestmove: best,
+        san,
+        score,
+        depth: analysis.depth,
+        nodes: analysis.nodes,
+        time: analysis.millis,
+        pv: analysis.pv.iter().map(ToString::to_string).collect(),
+        bm: uci(&record.best),
+        am: uci(&record.avoid),
+        solved: record.solved_by(analysis.best),
+    })
 }
 
 /// The stderr line of one analysed position, e.g.
@@ -345,12 +326,23 @@ mod tests {
     #[test]
     fn bad_command_lines() {
         let err = |text: &str| parse_args(&words(text)).unwrap_err().to_string();
-        assert!(err("--depth 6").starts_with("no EPD file given"));
-        assert!(err("a.epd b.epd").starts_with("unexpected argument 'b.epd'"));
-        assert!(err("a.epd --depth 0").starts_with("--depth must be positive"));
-        assert!(err("a.epd --depth x").starts_with("flag '--depth': 'x' is not a depth"));
-        assert!(err("a.epd --threads 0").starts_with("--threads must be"));
-        assert!(err("a.epd --games 3").starts_with("unknown flag '--games'"));
-        assert!(err("a.epd --hash").starts_with("flag '--hash' needs a value"));
+        let refused = |text: &str, expected: &str| {
+            let message = err(text);
+            assert!(message.contains(expected), "`{text}`: {message}");
+        };
+        refused("--depth 6", "required arguments were not provided");
+        refused("a.epd b.epd", "unexpected argument 'b.epd'");
+        refused("a.epd --depth 0", "invalid value '0' for '--depth <DEPTH>'");
+        refused("a.epd --depth x", "invalid value 'x' for '--depth <DEPTH>'");
+        refused(
+            "a.epd --threads 0",
+            "invalid value '0' for '--threads <THREADS>'",
+        );
+        refused("a.epd --games 3", "unexpected argument '--games'");
+        refused("a.epd --hash", "a value is required for '--hash <HASH>'");
+        assert!(parse_args(&words("a.epd --help"))
+            .unwrap_err()
+            .to_string()
+            .contains("--movetime"));
     }
 }

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::cli::{CliError, Flags};
+use crate::cli::CliError;
 use crate::nnue::Network;
 use crate::position::{parse_fen, Game};
 use crate::rng::{stream_seed, SplitMix64};
@@ -81,7 +81,7 @@ pub struct Config {
 }
 
 /// How games are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// One line per quiet position: `FEN | score | result` (the tuner's input).
     Text,
@@ -89,18 +89,47 @@ pub enum Format {
     Viri,
 }
 
-const VALUE_FLAGS: &[&str] = &[
-    "--games",
-    "--nodes",
-    "--threads",
-    "--out",
-    "--book",
-    "--seed",
-    "--first-game",
-    "--hash",
-    "--format",
-    "--net",
-];
+/// The command line of `cutoff datagen`.
+#[derive(Debug, clap::Parser)]
+#[command(
+    name = "cutoff datagen",
+    about = "Plays self-play games, one soft node-limited search per move, and appends them \
+             to a file; the same seed gives the same file with any thread count."
+)]
+pub struct Args {
+    /// Games to play.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Soft node budget per move (the hard cap is 8 times as many).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// The file the games are appended to.
+    #[arg(long)]
+    out: String,
+    /// `text`: quiet positions as `FEN | score | result` lines (for `tune`); `viri`: every
+    /// ply of every game in viriformat (for `train`).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Threads playing games.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Number of the first game, to resume a stopped run.
+    #[arg(long, default_value_t = 0)]
+    first_game: u64,
+    /// Hash table size per thread, in MiB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    hash: u16,
+    /// Start from these EPD positions plus 2-3 random plies (default: the start position
+    /// plus 8-9 random plies).
+    #[arg(long)]
+    book: Option<String>,
+    /// Evaluate with this network file (default: the binary's built-in evaluation).
+    #[arg(long)]
+    net: Option<String>,
+}
 
 /// Runs `datagen` with the words after the subcommand name.
 pub fn main(args: &[String]) -> Result<(), DatagenError> {
@@ -108,51 +137,26 @@ pub fn main(args: &[String]) -> Result<(), DatagenError> {
     run(&config)
 }
 
-/// Reads the flags (and the book, if any).
+/// Reads the flags (and the book and the network, if any).
 pub fn parse_args(args: &[String]) -> Result<Config, DatagenError> {
-    let flags = Flags::parse(args, VALUE_FLAGS, &[])?;
-    let games: u64 = flags.require("--games", "a number of games")?;
-    let soft_nodes: u64 = flags.require("--nodes", "a number of nodes")?;
-    let threads: usize = flags.get("--threads", "a number of threads")?.unwrap_or(1);
-    let hash_mb: usize = flags.get("--hash", "a size in MiB")?.unwrap_or(16);
-    if games == 0 || soft_nodes == 0 || !(1..=256).contains(&threads) {
-        return Err(CliError::Invalid(
-            "--games and --nodes must be positive and --threads within 1..=256".into(),
-        )
-        .into());
-    }
-    if !(1..=4096).contains(&hash_mb) {
-        return Err(CliError::Invalid("--hash must be within 1..=4096 MiB".into()).into());
-    }
-    let book = match flags.text("--book") {
-        Some(path) => read_book(path)?,
-        None => Vec::new(),
-    };
+    let args: Args = crate::cli::parse("datagen", args)?;
     Ok(Config {
-        games,
-        first_game: flags.get("--first-game", "a game number")?.unwrap_or(0),
-        soft_nodes,
-        threads,
-        seed: flags.get("--seed", "a number")?.unwrap_or(0),
-        hash_mb,
-        out: flags.require("--out", "a file name")?,
-        book,
-        network: match flags.text("--net") {
+        games: args.games,
+        first_game: args.first_game,
+        soft_nodes: args.nodes,
+        threads: usize::from(args.threads),
+        seed: args.seed,
+        hash_mb: usize::from(args.hash),
+        book: match &args.book {
+            Some(path) => read_book(path)?,
+            None => Vec::new(),
+        },
+        network: match &args.net {
             None => crate::nnue::embedded(),
             Some(path) => Some(Arc::new(read_network(path)?)),
         },
-        format: match flags.text("--format") {
-            None | Some("text") => Format::Text,
-            Some("viri") => Format::Viri,
-            Some(other) => {
-                return Err(CliError::BadValue {
-                    flag: "--format".into(),
-                    value: other.into(),
-                    expected: "'text' or 'viri'",
-                }
-                .into())
-            }
-        },
+        format: args.format,
+        out: args.out,
     })
 }
 

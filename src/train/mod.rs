@@ -39,7 +39,7 @@ mod tests;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::cli::{CliError, Flags};
+use crate::cli::CliError;
 use crate::nnue::file::HIDDEN_RANGE;
 use crate::rng::SplitMix64;
 use crate::viri::ViriError;
@@ -156,21 +156,51 @@ pub struct EpochReport {
     pub elapsed: Duration,
 }
 
-const VALUE_FLAGS: &[&str] = &[
-    "--out",
-    "--hidden",
-    "--epochs",
-    "--lr",
-    "--wdl",
-    "--holdout",
-    "--threads",
-    "--seed",
-    "--batch",
-    "--init",
-];
-
-/// Switches of `train`.
-const SWITCHES: &[&str] = &["--mirror"];
+/// The command line of `cutoff train`.
+#[derive(Debug, clap::Parser)]
+#[command(
+    name = "cutoff train",
+    about = "Trains the neural network (768 -> H x 2 -> 1, SCReLU) on viriformat games and \
+             writes the quantised network after every epoch, with a float checkpoint beside it."
+)]
+pub struct Args {
+    /// Viriformat files, or directories of `*.viri` files (repeatable).
+    #[arg(long, required = true)]
+    data: Vec<String>,
+    /// The network file to write (its float checkpoint goes to NET.ckpt).
+    #[arg(long)]
+    out: PathBuf,
+    /// Hidden units per perspective, a multiple of 16 [default: 128, or the checkpoint's].
+    #[arg(long)]
+    hidden: Option<usize>,
+    /// Passes over the data.
+    #[arg(long, default_value_t = DEFAULT_EPOCHS)]
+    epochs: usize,
+    /// Learning rate (a cosine schedule takes it down to 5%).
+    #[arg(long, default_value_t = DEFAULT_LR)]
+    lr: f32,
+    /// Weight of the game result in the target, 0..=1.
+    #[arg(long, default_value_t = DEFAULT_WDL)]
+    wdl: f32,
+    /// Share of the games held out, [0, 1).
+    #[arg(long, default_value_t = DEFAULT_HOLDOUT)]
+    holdout: f64,
+    /// Threads [default: all cores].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of the weights, the shuffles and the held-out split.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Positions per optimiser step (use 2048 on small data).
+    #[arg(long, default_value_t = DEFAULT_BATCH)]
+    batch: usize,
+    /// Start from this float checkpoint instead of random weights.
+    #[arg(long)]
+    init: Option<String>,
+    /// Also train on the left-right mirror of every position without castling rights.
+    #[arg(long)]
+    mirror: bool,
+}
 
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
@@ -184,9 +214,9 @@ pub fn main(args: &[String]) -> Result<(), TrainError> {
 
 /// Reads the flags and expands data directories.
 pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
-    let flags = Flags::parse_repeatable(args, VALUE_FLAGS, &["--data"], SWITCHES)?;
+    let args: Args = crate::cli::parse("train", args)?;
     let defaults = TrainConfig::default();
-    let init = match flags.text("--init") {
+    let init = match &args.init {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|error| TrainError::Io {
                 path: path.to_string(),
@@ -200,8 +230,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         }
         None => None,
     };
-    let hidden: Option<usize> = flags.get("--hidden", "a number of units")?;
-    if let (Some(hidden), Some(net)) = (hidden, &init) {
+    if let (Some(hidden), Some(net)) = (args.hidden, &init) {
         if hidden != net.hidden() {
             return Err(CliError::Invalid(format!(
                 "--hidden {hidden} differs from the --init checkpoint's {}",
@@ -211,27 +240,18 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         }
     }
     let config = TrainConfig {
-        hidden: hidden
+        hidden: args
+            .hidden
             .or(init.as_ref().map(Network::hidden))
             .unwrap_or(defaults.hidden),
-        epochs: flags
-            .get("--epochs", "a number of epochs")?
-            .unwrap_or(defaults.epochs),
-        lr: flags.get("--lr", "a learning rate")?.unwrap_or(defaults.lr),
-        wdl: flags
-            .get("--wdl", "a number in [0, 1]")?
-            .unwrap_or(defaults.wdl),
-        threads: flags
-            .get("--threads", "a number of threads")?
-            .unwrap_or(defaults.threads),
-        seed: flags.get("--seed", "a number")?.unwrap_or(defaults.seed),
-        batch: flags
-            .get("--batch", "a number of positions")?
-            .unwrap_or(defaults.batch),
+        epochs: args.epochs,
+        lr: args.lr,
+        wdl: args.wdl,
+        threads: args.threads.unwrap_or(defaults.threads),
+        seed: args.seed,
+        batch: args.batch,
     };
-    let holdout: f64 = flags
-        .get("--holdout", "a share in [0, 1)")?
-        .unwrap_or(DEFAULT_HOLDOUT);
+    let holdout = args.holdout;
     let invalid = |why: &str| Err(CliError::Invalid(why.into()).into());
     if !HIDDEN_RANGE.contains(&config.hidden) || !config.hidden.is_multiple_of(16) {
         return invalid("--hidden must be a multiple of 16 within 16..=2048");
@@ -245,21 +265,17 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
     if !(0.0..=1.0).contains(&config.wdl) || !(0.0..1.0).contains(&holdout) {
         return invalid("--wdl must be within [0, 1] and --holdout within [0, 1)");
     }
-    let sources = flags.all("--data");
-    if sources.is_empty() {
-        return Err(CliError::Required("--data".into()).into());
-    }
     let mut data = Vec::new();
-    for source in sources {
+    for source in &args.data {
         data.extend(expand(Path::new(source))?);
     }
     Ok(Command {
         data,
-        out: PathBuf::from(flags.require::<String>("--out", "a file name")?),
+        out: args.out,
         holdout,
         config,
         init,
-        mirror: flags.switch("--mirror"),
+        mirror: args.mirror,
     })
 }
 

@@ -36,7 +36,7 @@ mod tests;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::cli::{CliError, Flags};
+use crate::cli::CliError;
 use crate::eval::{name, to_source, NUM_PARAMS, S, WEIGHTS};
 
 use data::{BadLine, Dataset};
@@ -100,51 +100,70 @@ pub struct Options {
     pub train: TrainConfig,
 }
 
+/// The command line of `cutoff tune`.
+#[derive(Debug, clap::Parser)]
+#[command(
+    name = "cutoff tune",
+    about = "Fits the hand-crafted evaluation's weights to `FEN | score | result` data and \
+             writes the parameter source."
+)]
+pub struct Args {
+    /// The data file.
+    #[arg(long)]
+    data: PathBuf,
+    /// Where to write the tuned parameter source.
+    #[arg(long, default_value = DEFAULT_OUT)]
+    out: PathBuf,
+    /// Weight of the game result in the target, 0..=1.
+    #[arg(long, default_value_t = DEFAULT_LAMBDA)]
+    lambda: f64,
+    /// The sigmoid scale K (default: fitted to the data).
+    #[arg(long)]
+    k: Option<f64>,
+    /// Share of the file's tail held out, [0, 1).
+    #[arg(long, default_value_t = DEFAULT_HOLDOUT)]
+    holdout: f64,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Learning rate.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// Learning-rate decay per epoch, (0, 1].
+    #[arg(long, default_value_t = 0.95)]
+    decay: f64,
+    /// Shuffling seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Pull of each weight towards its starting value.
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
+}
+
 impl Options {
     /// Parses the words after `tune`.
     pub fn parse(args: &[String]) -> Result<Options, CliError> {
-        let flags = Flags::parse(
-            args,
-            &[
-                "--data",
-                "--epochs",
-                "--out",
-                "--lambda",
-                "--threads",
-                "--batch",
-                "--lr",
-                "--decay",
-                "--k",
-                "--seed",
-                "--holdout",
-                "--l2",
-            ],
-            &[],
-        )?;
-        let defaults = TrainConfig::default();
-        let all_cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let args: Args = crate::cli::parse("tune", args)?;
         let options = Options {
-            data: flags.require::<PathBuf>("--data", "a file name")?,
-            out: flags
-                .get::<PathBuf>("--out", "a file name")?
-                .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT)),
-            lambda: flags.get("--lambda", "a number")?.unwrap_or(DEFAULT_LAMBDA),
-            k: flags.get("--k", "a number")?,
-            holdout: flags
-                .get("--holdout", "a number")?
-                .unwrap_or(DEFAULT_HOLDOUT),
+            data: args.data,
+            out: args.out,
+            lambda: args.lambda,
+            k: args.k,
+            holdout: args.holdout,
             train: TrainConfig {
-                epochs: flags.get("--epochs", "a count")?.unwrap_or(defaults.epochs),
-                batch_size: flags
-                    .get("--batch", "a count")?
-                    .unwrap_or(defaults.batch_size),
-                learning_rate: flags
-                    .get("--lr", "a number")?
-                    .unwrap_or(defaults.learning_rate),
-                decay: flags.get("--decay", "a number")?.unwrap_or(defaults.decay),
-                seed: flags.get("--seed", "a number")?.unwrap_or(defaults.seed),
-                threads: flags.get("--threads", "a count")?.unwrap_or(all_cores),
-                l2: flags.get("--l2", "a number")?.unwrap_or(defaults.l2),
+                epochs: args.epochs,
+                batch_size: args.batch,
+                learning_rate: args.lr,
+                decay: args.decay,
+                seed: args.seed,
+                threads: args.threads.unwrap_or_else(crate::cli::all_cores),
+                l2: args.l2,
             },
         };
         options.check()?;
