@@ -229,7 +229,7 @@ impl RootProbe {
     /// (`fifty_move_rule`): among winning moves only those nearest to zeroing (DTZ-optimal,
     /// so the win is converted in time), among losing moves those farthest from it, and
     /// every drawing move. Empty only if there was no move.
-    pub fn best_moves(&self, fifty_move_rule: bool) -> Vec<Move> {
+    pub fn best_moves(&self, fifty_move_rule: bool) -> Vec<RankedMove> {
         let key = |m: &RankedMove| (m.wdl.outcome(fifty_move_rule), m.wdl);
         let Some(best) = self.moves.iter().map(key).max() else {
             return Vec::new();
@@ -243,7 +243,7 @@ impl RootProbe {
         };
         keep.into_iter()
             .filter(|m| target.is_none_or(|t| distance(m) == t))
-            .map(|m| m.mv)
+            .copied()
             .collect()
     }
 }
@@ -635,11 +635,20 @@ mod tests {
             None
         );
         // Castling rights: never probed.
-        assert_eq!(tables.probe_wdl(&board("8/8/8/8/8/8/8/R3K2k w Q - 0 1")), None);
+        assert_eq!(
+            tables.probe_wdl(&board("8/8/8/8/8/8/8/R3K2k w Q - 0 1")),
+            None
+        );
         let dtz = tables
             .probe_dtz(&board("6k1/8/8/3P4/4K3/8/8/8 w - - 0 1"))
             .unwrap();
-        assert_eq!(dtz, Dtz { wdl: Wdl::Win, dtz: 1 });
+        assert_eq!(
+            dtz,
+            Dtz {
+                wdl: Wdl::Win,
+                dtz: 1
+            }
+        );
     }
 
     #[test]
@@ -671,9 +680,13 @@ mod tests {
         assert!(root.dtz);
         let best = root.best_moves(true);
         assert!(!best.is_empty());
-        for mv in &best {
-            let m = root.moves.iter().find(|m| m.mv == *mv).unwrap();
+        for m in &best {
             assert_eq!(m.wdl, Wdl::Win);
+            assert_eq!(m.dtz, best[0].dtz);
+        }
+        // Every other winning move is farther from zeroing.
+        for m in root.moves.iter().filter(|m| m.wdl == Wdl::Win) {
+            assert!(m.dtz >= best[0].dtz);
         }
     }
 
