@@ -566,6 +566,17 @@ pub struct Probing {
 }
 
 impl Probing {
+    /// `tables` probed as the options' defaults say: from depth 1, the fifty-move rule
+    /// on, every piece count the tables have (for the tools).
+    pub fn new(tables: Tablebases) -> Probing {
+        Probing {
+            tables,
+            probe_depth: 1,
+            fifty_move_rule: true,
+            probe_limit: MAX_PIECES,
+        }
+    }
+
     /// The most pieces a probed position may have: the option's limit or the largest
     /// table, whichever is smaller.
     pub fn piece_limit(&self) -> u32 {

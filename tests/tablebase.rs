@@ -317,3 +317,39 @@ fn probe_speed() {
     let micros = started.elapsed().as_secs_f64() * 1e6 / boards.len() as f64;
     println!("{} DTZ root probes: {micros:.2} us per probe", boards.len());
 }
+
+#[test]
+fn analyze_takes_syzygy_folders() {
+    let dir = common::temp_dir("tablebase", "analyze");
+    let epd = dir.join("endings.epd");
+    std::fs::write(
+        &epd,
+        "6k1/8/8/3P4/4K3/8/8/8 w - - bm d6; id \"kpk\";\n\
+         8/8/8/4k3/8/8/3B4/1N5K w - - id \"kbnk\";\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut command = std::process::Command::new(common::binary());
+        command
+            .arg("analyze")
+            .arg(&epd)
+            .args(["--depth", "2"])
+            .args(extra);
+        command.output().unwrap()
+    };
+    let output = run(&["--syzygy", TABLES]);
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("Syzygy: 14 tables found"), "{stderr}");
+    // Both positions scored as tablebase wins, and the pawn push found.
+    assert_eq!(
+        stdout.matches("\"score\":{\"cp\":199").count(),
+        2,
+        "{stdout}"
+    );
+    assert!(stdout.contains("\"solved\":true"), "{stdout}");
+    let output = run(&["--syzygy", "/no/such/folder"]);
+    assert!(!output.status.success());
+    std::fs::remove_dir_all(&dir).ok();
+}

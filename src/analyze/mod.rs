@@ -2,8 +2,11 @@
 //!
 //! ```text
 //! cutoff analyze FILE.epd [--movetime MS] [--depth D] [--nodes N] [--threads T]
-//!                         [--hash MB] [--chess960]
+//!                         [--hash MB] [--chess960] [--syzygy DIRS]
 //! ```
+//!
+//! `--syzygy` names Syzygy tablebase folders (as `SyzygyPath` does), probed with the
+//! options' defaults.
 //!
 //! Each position is searched on its own (a cleared hash table, as after `ucinewgame`) until
 //! the first of the given limits is reached; with none, `--movetime 1000`. stdout gets one
@@ -39,7 +42,7 @@ pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 
 /// How `analyze` is called, shown after a command-line error.
 const USAGE: &str = "usage: cutoff analyze FILE.epd [--movetime MS] [--depth D] [--nodes N] \
-                     [--threads T] [--hash MB] [--chess960]";
+                     [--threads T] [--hash MB] [--chess960] [--syzygy DIRS]";
 
 /// Why `analyze` could not run.
 #[derive(Debug, thiserror::Error)]
@@ -54,6 +57,9 @@ pub enum AnalyzeError {
         #[source]
         source: std::io::Error,
     },
+    /// The tablebases given by `--syzygy` could not be loaded.
+    #[error("{0}")]
+    Tablebase(#[from] crate::tablebase::TablebaseError),
     /// The analysis thread could not be started or died.
     #[error("{0}")]
     Thread(String),
@@ -67,9 +73,18 @@ pub struct Config {
     pub threads: usize,
     pub hash_mb: usize,
     pub chess960: bool,
+    /// `--syzygy`: the tablebase folders, if any.
+    pub syzygy: Option<String>,
 }
 
-const VALUE_FLAGS: &[&str] = &["--movetime", "--depth", "--nodes", "--threads", "--hash"];
+const VALUE_FLAGS: &[&str] = &[
+    "--movetime",
+    "--depth",
+    "--nodes",
+    "--threads",
+    "--hash",
+    "--syzygy",
+];
 const SWITCHES: &[&str] = &["--chess960"];
 
 /// Runs `analyze` with the words after the subcommand name.
@@ -145,6 +160,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, AnalyzeError> {
         threads,
         hash_mb,
         chess960: flags.switch("--chess960"),
+        syzygy: flags.text("--syzygy").map(str::to_string),
     })
 }
 
@@ -165,10 +181,19 @@ fn run(config: &Config, text: &[u8]) -> Result<(), AnalyzeError> {
         .collect();
     let count = lines.iter().filter(|line| !epd::is_blank(line)).count();
     let tt = TranspositionTable::new(config.hash_mb);
+    let tablebases = match &config.syzygy {
+        Some(path) => {
+            let tables = crate::tablebase::Tablebases::open(path)?;
+            eprintln!("{}", tables.scan().summary());
+            Some(crate::tablebase::Probing::new(tables))
+        }
+        None => None,
+    };
     let settings = Settings {
         threads: config.threads,
         chess960: config.chess960,
         move_overhead: Duration::ZERO,
+        tablebases,
         ..Settings::default()
     };
     let stdout_error = |source| AnalyzeError::Io {

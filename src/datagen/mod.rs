@@ -2,7 +2,11 @@
 //! evaluation tuner.
 //!
 //! `cutoff datagen --games N --nodes K --threads T --out FILE [--book FILE.epd] [--seed S]
-//! [--first-game G] [--hash MB] [--format text|viri]`
+//! [--first-game G] [--hash MB] [--format text|viri] [--syzygy DIRS]`
+//!
+//! With `--syzygy` (tablebase folders, as `SyzygyPath` takes them) a game that reaches a
+//! position the tables cover ends there with the tables' result (the fifty-move rule
+//! counted: a cursed win is a draw).
 //!
 //! Each game starts from a varied position (`opening.rs`) and is played by one search per
 //! move with a soft budget of `K` nodes (`game.rs`, which also documents the adjudication
@@ -51,6 +55,9 @@ pub enum DatagenError {
         line: usize,
         why: String,
     },
+    /// The tablebases given by `--syzygy` could not be loaded.
+    #[error("{0}")]
+    Tablebase(#[from] crate::tablebase::TablebaseError),
 }
 
 /// What one run does.
@@ -65,6 +72,8 @@ pub struct Config {
     pub out: String,
     pub book: Vec<Game>,
     pub format: Format,
+    /// `--syzygy`: the tables that adjudicate games, if any.
+    pub tablebases: Option<crate::tablebase::Tablebases>,
 }
 
 /// How games are written.
@@ -86,6 +95,7 @@ const VALUE_FLAGS: &[&str] = &[
     "--first-game",
     "--hash",
     "--format",
+    "--syzygy",
 ];
 
 /// Runs `datagen` with the words after the subcommand name.
@@ -114,7 +124,12 @@ pub fn parse_args(args: &[String]) -> Result<Config, DatagenError> {
         Some(path) => read_book(path)?,
         None => Vec::new(),
     };
+    let tablebases = match flags.text("--syzygy") {
+        Some(path) => Some(crate::tablebase::Tablebases::open(path)?),
+        None => None,
+    };
     Ok(Config {
+        tablebases,
         games,
         first_game: flags.get("--first-game", "a game number")?.unwrap_or(0),
         soft_nodes,
@@ -177,7 +192,7 @@ pub fn read_book(path: &str) -> Result<Vec<Game>, DatagenError> {
 pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Record {
     let mut rng = SplitMix64::new(stream_seed(config.seed, index));
     let start = opening::choose(&config.book, &mut rng, config.soft_nodes, tt);
-    game::play(start, config.soft_nodes, tt)
+    game::play(start, config.soft_nodes, tt, config.tablebases.as_ref())
 }
 
 /// Plays the run's games on `config.threads` threads and appends them, in game order, to
