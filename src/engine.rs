@@ -6,9 +6,9 @@
 //!
 //! Commands are carried out in the order they arrive, as if each waited for the one
 //! before it. A command that needs the engine idle (`go`, `ucinewgame`, `bench`,
-//! `perft`, a change of `Hash` or `Clear Hash`) and arrives while a search is running
-//! waits in a queue until that search has printed its `bestmove`, and so does every
-//! command after it. `isready`, `stop`, `ponderhit` and `quit` never wait: `isready` is
+//! `perft`, a change of `Hash`, `Clear Hash` or `SyzygyPath`) and arrives while a search
+//! is running waits in a queue until that search has printed its `bestmove`, and so does
+//! every command after it. `isready`, `stop`, `ponderhit` and `quit` never wait: `isready` is
 //! answered at once; `stop` ends the running search and every search waiting behind it
 //! (each still answers with one `bestmove`, at once, and the other waiting commands run
 //! in order), so that no `go infinite` in the queue is left without a `stop` to end it;
@@ -496,8 +496,8 @@ enum Waiting {
 }
 
 /// Whether a command must wait for the running search to end: it starts a search or
-/// runs one of its own (`bench`, `perft`), or it clears or replaces the hash table the
-/// search is using.
+/// runs one of its own (`bench`, `perft`), or it clears or replaces the hash table or the
+/// tablebases the search is using.
 fn needs_idle(command: &Command) -> bool {
     match command {
         Command::Go(_) | Command::Bench { .. } | Command::Perft { .. } | Command::UciNewGame => {
