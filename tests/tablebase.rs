@@ -353,3 +353,25 @@ fn analyze_takes_syzygy_folders() {
     assert!(!output.status.success());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_corrupt_table_is_no_error_in_the_search() {
+    let dir = common::temp_dir("tablebase", "corrupt");
+    // Right names, wrong contents: the prober refuses them and the search goes on.
+    std::fs::write(dir.join("KQvK.rtbw"), [0x55u8; 100]).unwrap();
+    std::fs::write(dir.join("KQvK.rtbz"), b"x").unwrap();
+    let mut engine = EngineProcess::start();
+    engine.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
+    let lines = engine.sync();
+    assert!(
+        lines.iter().any(|l| l.contains("2 tables found")),
+        "{lines:?}"
+    );
+    let info = search(&mut engine, KQK, 4);
+    assert!(info.contains("tbhits 0"), "{info}");
+    engine.send("quit");
+    std::fs::remove_dir_all(&dir).ok();
+}
