@@ -6,9 +6,9 @@
 //!
 //! Commands are carried out in the order they arrive, as if each waited for the one
 //! before it. A command that needs the engine idle (`go`, `ucinewgame`, `bench`,
-//! `perft`, a change of `Hash` or `Clear Hash`) and arrives while a search is running
-//! waits in a queue until that search has printed its `bestmove`, and so does every
-//! command after it. `isready`, `stop`, `ponderhit` and `quit` never wait: `isready` is
+//! `perft`, a change of `Hash`, `Clear Hash` or `SyzygyPath`) and arrives while a search
+//! is running waits in a queue until that search has printed its `bestmove`, and so does
+//! every command after it. `isready`, `stop`, `ponderhit` and `quit` never wait: `isready` is
 //! answered at once; `stop` ends the running search and every search waiting behind it
 //! (each still answers with one `bestmove`, at once, and the other waiting commands run
 //! in order), so that no `go infinite` in the queue is left without a `stop` to end it;
@@ -35,6 +35,7 @@ use crate::search::strength::Strength;
 use crate::search::thread::{ActiveSearch, SearchThread, Task};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Clock, Limits, SearchJob, Settings};
+use crate::tablebase::{self, Probing, TablebaseError, Tablebases};
 use crate::{display, eval, help, perft};
 
 /// Whether the input loop should go on after a command.
@@ -61,6 +62,8 @@ pub struct Engine {
     /// The network the searches evaluate with (`EvalFile`, or the one built in); `None`
     /// for the hand-crafted evaluation.
     network: Option<Arc<Network>>,
+    /// The Syzygy tables named by `SyzygyPath`, if any are loaded.
+    tablebases: Option<Tablebases>,
     /// Draws the book moves and seeds the weakened play of `UCI_LimitStrength`; seeded
     /// from the clock so that games vary.
     rng: SplitMix64,
@@ -81,6 +84,7 @@ impl Engine {
             debug: false,
             book: None,
             network: nnue::embedded(),
+            tablebases: None,
             rng: SplitMix64::new(clock_seed()),
         })
     }
@@ -263,6 +267,7 @@ impl Engine {
             }
             Ok(Change::OpenBook(path)) => self.open_book(path),
             Ok(Change::LoadNetwork(path)) => self.load_network(path),
+            Ok(Change::LoadTablebases(path)) => self.load_tablebases(path),
             Err(error) => self.out.error(&error.to_string()),
         }
     }
@@ -312,6 +317,51 @@ impl Engine {
             }
         }
         self.options.eval_file = path;
+    }
+
+    /// Loads the Syzygy tables in the folders of `path` (an empty path unloads them) and
+    /// reports what was found; a folder that does not exist or holds no table is refused,
+    /// and the old tables stay.
+    fn load_tablebases(&mut self, path: String) {
+        if path.is_empty() {
+            self.tablebases = None;
+            self.options.syzygy_path = path;
+            return;
+        }
+        if let Err(error) = tablebase::scan(&path) {
+            self.out.error(&error.to_string());
+            return;
+        }
+        // The prober holds one set of tables per process: let go of the old set first,
+        // and take it back if the new one cannot be loaded.
+        let old_path = std::mem::take(&mut self.options.syzygy_path);
+        self.tablebases = None;
+        match open_tablebases(&path) {
+            Ok(tables) => {
+                self.out.info_string(&tables.scan().summary());
+                self.tablebases = Some(tables);
+                self.options.syzygy_path = path;
+            }
+            Err(error) => {
+                self.out.error(&error.to_string());
+                if !old_path.is_empty() {
+                    self.tablebases = open_tablebases(&old_path).ok();
+                    if self.tablebases.is_some() {
+                        self.options.syzygy_path = old_path;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The tablebase settings of a search: the tables with the `Syzygy*` options.
+    fn probing(&self) -> Option<Probing> {
+        self.tablebases.as_ref().map(|tables| Probing {
+            tables: tables.clone(),
+            probe_depth: self.options.syzygy_probe_depth as i32,
+            fifty_move_rule: self.options.syzygy_50_move_rule,
+            probe_limit: self.options.syzygy_probe_limit,
+        })
     }
 
     fn new_game(&mut self) {
@@ -379,6 +429,7 @@ impl Engine {
                     .then(|| Strength::new(self.options.elo, self.rng.next_u64())),
                 show_wdl: self.options.show_wdl,
                 network: self.network.clone(),
+                tablebases: self.probing(),
             },
         };
         self.active = self.search_thread.start(
@@ -495,8 +546,8 @@ enum Waiting {
 }
 
 /// Whether a command must wait for the running search to end: it starts a search or
-/// runs one of its own (`bench`, `perft`), or it clears or replaces the hash table the
-/// search is using.
+/// runs one of its own (`bench`, `perft`), or it clears or replaces the hash table or the
+/// tablebases the search is using.
 fn needs_idle(command: &Command) -> bool {
     match command {
         Command::Go(_) | Command::Bench { .. } | Command::Perft { .. } | Command::UciNewGame => {
@@ -524,6 +575,22 @@ fn is_game_move(params: &GoParams) -> bool {
         || params.nodes.is_some()
         || params.mate.is_some();
     timed && !analysis
+}
+
+/// Opens the tables at `path`. The search that ended last may still hold the old tables
+/// for a moment after its `bestmove` (its job is dropped just after), so a refusal
+/// because other tables are in use is retried for up to a second.
+fn open_tablebases(path: &str) -> Result<Tablebases, TablebaseError> {
+    let mut tries = 0;
+    loop {
+        match Tablebases::open(path) {
+            Err(TablebaseError::Busy(_)) if tries < 1000 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            result => return result,
+        }
+    }
 }
 
 /// A seed that differs from one engine start to the next.

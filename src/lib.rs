@@ -41,6 +41,7 @@ pub mod position;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod tablebase;
 pub mod train;
 pub mod tune;
 pub mod uci;

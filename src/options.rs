@@ -27,6 +27,14 @@ pub struct Options {
     /// `UCI_LimitStrength`: play at `UCI_Elo` instead of full strength.
     pub limit_strength: bool,
     pub elo: u32,
+    /// The folders of the loaded Syzygy tables (`SyzygyPath`); empty when none are.
+    pub syzygy_path: String,
+    /// `SyzygyProbeDepth`: the least remaining depth at which the search probes.
+    pub syzygy_probe_depth: u32,
+    /// `Syzygy50MoveRule`: cursed wins and blessed losses count as draws.
+    pub syzygy_50_move_rule: bool,
+    /// `SyzygyProbeLimit`: probe positions of at most this many pieces.
+    pub syzygy_probe_limit: u32,
 }
 
 impl Default for Options {
@@ -45,6 +53,10 @@ impl Default for Options {
             show_wdl: false,
             limit_strength: false,
             elo: 0,
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 0,
+            syzygy_50_move_rule: false,
+            syzygy_probe_limit: 0,
         };
         for declaration in DECLARATIONS {
             let value = match declaration.kind {
@@ -75,6 +87,9 @@ pub enum Change {
     /// The network at this path (the built-in evaluation if empty) must be loaded; the
     /// engine stores the path in [`Options::eval_file`] only if that succeeds.
     LoadNetwork(String),
+    /// The Syzygy tables in these folders (none if empty) must be loaded; the engine
+    /// stores the path in [`Options::syzygy_path`] only if that succeeds.
+    LoadTablebases(String),
 }
 
 /// Why a `setoption` was refused.
@@ -324,6 +339,48 @@ const DECLARATIONS: &[Declaration] = &[
             Change::Stored
         },
     },
+    Declaration {
+        name: "SyzygyPath",
+        needs_idle: true,
+        kind: Kind::Path,
+        // The engine stores the path once the tables have loaded.
+        apply: |_, v| Change::LoadTablebases(v.text()),
+    },
+    Declaration {
+        name: "SyzygyProbeDepth",
+        needs_idle: false,
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+        apply: |o, v| {
+            o.syzygy_probe_depth = v.number() as u32;
+            Change::Stored
+        },
+    },
+    Declaration {
+        name: "Syzygy50MoveRule",
+        needs_idle: false,
+        kind: Kind::Check { default: true },
+        apply: |o, v| {
+            o.syzygy_50_move_rule = v.flag();
+            Change::Stored
+        },
+    },
+    Declaration {
+        name: "SyzygyProbeLimit",
+        needs_idle: false,
+        kind: Kind::Spin {
+            default: 7,
+            min: 0,
+            max: 7,
+        },
+        apply: |o, v| {
+            o.syzygy_probe_limit = v.number() as u32;
+            Change::Stored
+        },
+    },
 ];
 
 /// Whether setting the option `name` (any case) must wait until no search is running.
@@ -467,6 +524,35 @@ mod tests {
             );
         }
         assert_eq!(options, Options::default());
+    }
+
+    #[test]
+    fn syzygy_options_are_declared_and_checked() {
+        let mut options = Options::default();
+        assert_eq!(options.syzygy_probe_depth, 1);
+        assert!(options.syzygy_50_move_rule);
+        assert_eq!(options.syzygy_probe_limit, 7);
+        assert_eq!(
+            options.set("SyzygyPath", Some("/a:/b")),
+            Ok(Change::LoadTablebases("/a:/b".to_string()))
+        );
+        assert_eq!(
+            options.set("syzygypath", Some("<empty>")),
+            Ok(Change::LoadTablebases(String::new()))
+        );
+        assert_eq!(options.syzygy_path, "");
+        assert!(options.set("SyzygyProbeDepth", Some("0")).is_err());
+        assert!(options.set("SyzygyProbeLimit", Some("8")).is_err());
+        assert_eq!(
+            options.set("SyzygyProbeLimit", Some("5")),
+            Ok(Change::Stored)
+        );
+        assert_eq!(options.syzygy_probe_limit, 5);
+        assert_eq!(
+            options.set("Syzygy50MoveRule", Some("false")),
+            Ok(Change::Stored)
+        );
+        assert!(!options.syzygy_50_move_rule);
     }
 
     #[test]

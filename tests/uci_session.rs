@@ -188,6 +188,10 @@ fn handshake_identifies_the_engine_and_declares_its_options() {
         "option name UCI_ShowWDL type check default false",
         "option name UCI_LimitStrength type check default false",
         "option name UCI_Elo type spin default 1320 min 1320 max 2220",
+        "option name SyzygyPath type string default <empty>",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name Syzygy50MoveRule type check default true",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
     ];
     for prefix in expected {
         let found = body[2..].iter().filter(|l| l.starts_with(prefix)).count();

@@ -11,7 +11,6 @@ use crate::output::Output;
 use crate::position::Game;
 use crate::search::history::HistoryStore;
 use crate::search::report::pv_text;
-use crate::search::score::{is_mate, mate_moves};
 use crate::search::signals::Signals;
 use crate::search::tt::TranspositionTable;
 use crate::search::{search, Limits, SearchJob, Settings};
@@ -81,11 +80,7 @@ pub fn analyse(
         .iter()
         .map(ToString::to_string)
         .collect();
-    let score = if is_mate(outcome.score) {
-        Score::Mate(mate_moves(outcome.score))
-    } else {
-        Score::Cp(outcome.score)
-    };
+    let score = crate::search::report::uci_score(outcome.score);
     Analysis {
         best: Some(best),
         score,

@@ -2,8 +2,11 @@
 //!
 //! ```text
 //! cutoff analyze FILE.epd [--movetime MS] [--depth D] [--nodes N] [--threads T]
-//!                         [--hash MB] [--chess960]
+//!                         [--hash MB] [--chess960] [--syzygy DIRS]
 //! ```
+//!
+//! `--syzygy` names Syzygy tablebase folders (as `SyzygyPath` does), probed with the
+//! options' defaults.
 //!
 //! Each position is searched on its own (a cleared hash table, as after `ucinewgame`) until
 //! the first of the given limits is reached; with none, `--movetime 1000`. stdout gets one
@@ -50,6 +53,9 @@ pub enum AnalyzeError {
         #[source]
         source: std::io::Error,
     },
+    /// The tablebases given by `--syzygy` could not be loaded.
+    #[error("{0}")]
+    Tablebase(#[from] crate::tablebase::TablebaseError),
     /// The analysis thread could not be started or died.
     #[error("{0}")]
     Thread(String),
@@ -63,6 +69,8 @@ pub struct Config {
     pub threads: usize,
     pub hash_mb: usize,
     pub chess960: bool,
+    /// `--syzygy`: the tablebase folders, if any.
+    pub syzygy: Option<String>,
 }
 
 /// The command line of `cutoff analyze`.
@@ -93,6 +101,9 @@ pub struct Args {
     /// Read castling rights as Chess960 (X-FEN or Shredder-FEN).
     #[arg(long)]
     chess960: bool,
+    /// Tablebase folders (as `SyzygyPath` takes them) to search with.
+    #[arg(long)]
+    syzygy: Option<String>,
 }
 
 /// Runs `analyze` with the words after the subcommand name.
@@ -132,6 +143,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, AnalyzeError> {
         threads: usize::from(args.threads),
         hash_mb: args.hash as usize,
         chess960: args.chess960,
+        syzygy: args.syzygy,
     })
 }
 
@@ -152,10 +164,19 @@ fn run(config: &Config, text: &[u8]) -> Result<(), AnalyzeError> {
         .collect();
     let count = lines.iter().filter(|line| !epd::is_blank(line)).count();
     let tt = TranspositionTable::new(config.hash_mb);
+    let tablebases = match &config.syzygy {
+        Some(path) => {
+            let tables = crate::tablebase::Tablebases::open(path)?;
+            eprintln!("{}", tables.scan().summary());
+            Some(crate::tablebase::Probing::new(tables))
+        }
+        None => None,
+    };
     let settings = Settings {
         threads: config.threads,
         chess960: config.chess960,
         move_overhead: Duration::ZERO,
+        tablebases,
         ..Settings::default()
     };
     let stdout_error = |source| AnalyzeError::Io {

@@ -19,6 +19,7 @@ use crate::rules::{game_end, is_quiet, GameEnd};
 use crate::search::score::is_mate;
 use crate::search::tt::TranspositionTable;
 use crate::search::{think_with, Limits, Settings};
+use crate::tablebase::Tablebases;
 use crate::viri::{GameResult, ViriGame};
 
 /// Win adjudication: this many centipawns ...
@@ -71,6 +72,8 @@ pub enum Ending {
     AdjudicatedWin,
     AdjudicatedDraw,
     MaxLength,
+    /// The game reached a position the tablebases cover (`--syzygy`).
+    Tablebase,
 }
 
 /// A position kept for the data set.
@@ -128,12 +131,14 @@ fn viri_score(white_score: i32) -> i16 {
 }
 
 /// Plays `game` out with searches of `soft_nodes` nodes per move on `tt` (cleared first),
-/// with `settings` (the evaluation among them).
+/// with `settings` (the evaluation among them), ending it with the tables' result once it
+/// reaches a position `tablebases` cover.
 pub fn play(
     mut game: Game,
     soft_nodes: u64,
     tt: &TranspositionTable,
     settings: &Settings,
+    tablebases: Option<&Tablebases>,
 ) -> Record {
     tt.clear();
     let start = game.board.clone();
@@ -144,6 +149,9 @@ pub fn play(
     let (outcome, ending) = loop {
         let board = &game.board;
         if let Some(end) = ended_by_rules(&game) {
+            break end;
+        }
+        if let Some(end) = tablebases.and_then(|tables| tablebase_result(tables, board)) {
             break end;
         }
         if plies >= MAX_PLIES {
@@ -200,6 +208,21 @@ pub fn white_view(board: &Board, score: i32) -> i32 {
 /// neither a capture nor a promotion, and no mate announced.
 pub fn is_sample(board: &Board, best: Move, score: i32) -> bool {
     board.checkers().is_empty() && is_quiet(board, best) && !is_mate(score)
+}
+
+/// The result the tablebases give `board` (with its fifty-move counter, a cursed win or
+/// blessed loss being a draw), if they cover it.
+pub fn tablebase_result(tables: &Tablebases, board: &Board) -> Option<(Outcome, Ending)> {
+    if !crate::rules::tablebase_root_probeable(board, tables.max_pieces()) {
+        return None;
+    }
+    let verdict = tables.probe_dtz(board)?;
+    let outcome = match verdict.wdl.outcome(true) {
+        1 => Outcome::win_for(board.side_to_move()),
+        -1 => Outcome::win_for(!board.side_to_move()),
+        _ => Outcome::Draw,
+    };
+    Some((outcome, Ending::Tablebase))
 }
 
 /// The result if the game is over by the rules (`rules.rs`).
@@ -365,6 +388,48 @@ mod tests {
     }
 
     #[test]
+    fn the_tablebases_adjudicate_once_the_game_reaches_them() {
+        let tables =
+            Tablebases::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy")).unwrap();
+        let tt = TranspositionTable::new(1);
+        // KRvK, Black to move and lost: ended at once.
+        let record = play(
+            game("8/8/4k3/8/8/3RK3/8/8 b - - 0 1"),
+            1_000,
+            &tt,
+            &Settings::default(),
+            Some(&tables),
+        );
+        assert_eq!(
+            (record.outcome, record.ending),
+            (Outcome::WhiteWins, Ending::Tablebase)
+        );
+        assert_eq!(record.plies, 0);
+        // KRvKR, drawn. KBNvK won but cursed by the fifty-move counter: a draw.
+        for fen in [
+            "8/8/4k3/8/8/3RK3/r7/8 w - - 0 1",
+            "8/8/8/4k3/8/8/3B4/1N5K w - - 50 80",
+        ] {
+            let record = play(game(fen), 1_000, &tt, &Settings::default(), Some(&tables));
+            assert_eq!(
+                (record.outcome, record.ending),
+                (Outcome::Draw, Ending::Tablebase),
+                "{fen}"
+            );
+        }
+        // Five pieces: played on until the capture brings it into the tables.
+        let record = play(
+            game("8/8/4k3/8/8/3RK3/r7/7R w - - 0 1"),
+            1_000,
+            &tt,
+            &Settings::default(),
+            Some(&tables),
+        );
+        assert_eq!(record.ending, Ending::Tablebase);
+        assert!(record.plies > 0);
+    }
+
+    #[test]
     fn a_game_is_played_to_the_end_with_legal_quiet_samples() {
         let tt = TranspositionTable::new(4);
         // A won rook ending: it must end (mate or adjudication) well inside the ply cap.
@@ -373,6 +438,7 @@ mod tests {
             2_000,
             &tt,
             &Settings::default(),
+            None,
         );
         assert_eq!(record.outcome, Outcome::WhiteWins);
         assert!(record.plies < MAX_PLIES);

@@ -2,7 +2,11 @@
 //! evaluation tuner.
 //!
 //! `cutoff datagen --games N --nodes K --threads T --out FILE [--book FILE.epd] [--seed S]
-//! [--first-game G] [--hash MB] [--format text|viri] [--net NETWORK]`
+//! [--first-game G] [--hash MB] [--format text|viri] [--net NETWORK] [--syzygy DIRS]`
+//!
+//! With `--syzygy` (tablebase folders, as `SyzygyPath` takes them) a game that reaches a
+//! position the tables cover ends there with the tables' result (the fifty-move rule
+//! counted: a cursed win is a draw).
 //!
 //! Each game starts from a varied position (`opening.rs`) and is played by one search per
 //! move with a soft budget of `K` nodes (`game.rs`, which also documents the adjudication
@@ -61,6 +65,9 @@ pub enum DatagenError {
         line: usize,
         why: String,
     },
+    /// The tablebases given by `--syzygy` could not be loaded.
+    #[error("{0}")]
+    Tablebase(#[from] crate::tablebase::TablebaseError),
 }
 
 /// What one run does.
@@ -78,6 +85,8 @@ pub struct Config {
     /// The network the searches evaluate with (`--net`); `None` for the binary's
     /// built-in evaluation.
     pub network: Option<Arc<Network>>,
+    /// `--syzygy`: the tables that adjudicate games, if any.
+    pub tablebases: Option<crate::tablebase::Tablebases>,
 }
 
 /// How games are written.
@@ -129,6 +138,10 @@ pub struct Args {
     /// Evaluate with this network file (default: the binary's built-in evaluation).
     #[arg(long)]
     net: Option<String>,
+    /// Tablebase folders (as `SyzygyPath` takes them): a game that reaches a position the
+    /// tables cover ends there with the tables' result (the fifty-move rule counted).
+    #[arg(long)]
+    syzygy: Option<String>,
 }
 
 /// Runs `datagen` with the words after the subcommand name.
@@ -141,6 +154,10 @@ pub fn main(args: &[String]) -> Result<(), DatagenError> {
 pub fn parse_args(args: &[String]) -> Result<Config, DatagenError> {
     let args: Args = crate::cli::parse("datagen", args)?;
     Ok(Config {
+        tablebases: match &args.syzygy {
+            Some(path) => Some(crate::tablebase::Tablebases::open(path)?),
+            None => None,
+        },
         games: args.games,
         first_game: args.first_game,
         soft_nodes: args.nodes,
@@ -215,7 +232,13 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Record
         ..Settings::default()
     };
     let start = opening::choose(&config.book, &mut rng, config.soft_nodes, tt, &settings);
-    game::play(start, config.soft_nodes, tt, &settings)
+    game::play(
+        start,
+        config.soft_nodes,
+        tt,
+        &settings,
+        config.tablebases.as_ref(),
+    )
 }
 
 /// Plays the run's games on `config.threads` threads and appends them, in game order, to

@@ -19,10 +19,12 @@ const POLL_INTERVAL: u64 = 64;
 #[derive(Default)]
 struct NodeSlot(AtomicU64);
 
-/// What the threads of one search share: the stop flag and each thread's node count.
+/// What the threads of one search share: the stop flag, each thread's node count and the
+/// tablebase hits of all of them.
 pub struct SharedState {
     stop: AtomicBool,
     nodes: Vec<NodeSlot>,
+    tbhits: AtomicU64,
 }
 
 impl SharedState {
@@ -31,7 +33,13 @@ impl SharedState {
         SharedState {
             stop: AtomicBool::new(false),
             nodes: (0..threads.max(1)).map(|_| NodeSlot::default()).collect(),
+            tbhits: AtomicU64::new(0),
         }
+    }
+
+    /// Counts `hits` successful tablebase probes.
+    pub fn add_tbhits(&self, hits: u64) {
+        self.tbhits.fetch_add(hits, Ordering::Relaxed);
     }
 
     /// Tells every thread to stop.
@@ -117,6 +125,17 @@ impl<'a> Control<'a> {
     /// The nodes of all threads, counting this one's as `own`.
     pub fn total_nodes(&self, own: u64) -> u64 {
         own + self.shared.others(self.id)
+    }
+
+    /// Counts one successful tablebase probe of this thread.
+    #[inline]
+    pub fn count_tbhit(&self) {
+        self.shared.add_tbhits(1);
+    }
+
+    /// The tablebase hits of every thread of the search so far.
+    pub fn tbhits(&self) -> u64 {
+        self.shared.tbhits.load(Ordering::Relaxed)
     }
 
     /// Whether a stop has been decided (without polling).

@@ -15,7 +15,7 @@ use super::control::{Control, SharedState};
 use super::evaluator::Evaluator;
 use super::history::{Histories, HistoryStore};
 use super::report::Line;
-use super::score::{is_mate, mate_moves, INFINITY, MAX_PLY};
+use super::score::{is_decisive, is_mate, mate_moves, tb_loss_in, tb_win_in, INFINITY, MAX_PLY};
 use super::thread_data::{Reporter, Searcher};
 use super::threads;
 use super::time::TimeManager;
@@ -27,9 +27,11 @@ use crate::position::legal_moves;
 /// Runs the iterative deepening loop on the calling thread: thread `id` of the search,
 /// the main thread (id 0) being the one given `out` to report to. Gives back the
 /// thread's `histories` with the outcome, to be kept for the next search.
+#[allow(clippy::too_many_arguments)]
 fn run(
     job: &SearchJob,
     root_moves: Vec<Move>,
+    root_tb_score: Option<i32>,
     tt: &TranspositionTable,
     histories: Box<Histories>,
     control: Control<'_>,
@@ -39,6 +41,8 @@ fn run(
     let board = &job.game.board;
     let evaluator = Evaluator::new(job.settings.network.as_ref(), board);
     let mut searcher = Searcher::new(tt, histories, control, &job.game.history, evaluator);
+    searcher.tablebases = job.settings.tablebases.clone();
+    searcher.root_tb_score = root_tb_score;
     searcher.reporter = out.map(|out| Reporter {
         out,
         chess960: job.settings.chess960,
@@ -78,7 +82,7 @@ fn run(
         }
     }
 
-    let outcome = choose_move(
+    let mut outcome = choose_move(
         job,
         tt,
         &root_moves,
@@ -86,6 +90,7 @@ fn run(
         completed_depth,
         searcher.nodes,
     );
+    outcome.score = searcher.root_score(outcome.score);
     (outcome, searcher.histories)
 }
 
@@ -265,7 +270,7 @@ fn aspiration_search(
 ) -> Option<Line> {
     let mut delta = 15;
     let (mut alpha, mut beta) = match guess {
-        Some(score) if depth >= 4 && !is_mate(score) => (
+        Some(score) if depth >= 4 && !is_decisive(score) => (
             (score - delta).max(-INFINITY),
             (score + delta).min(INFINITY),
         ),
@@ -303,6 +308,43 @@ fn aspiration_search(
     }
 }
 
+/// The root moves that keep the best tablebase result, when the tables cover the root:
+/// the DTZ tables rank the moves (the WDL tables when a DTZ table is missing), so that a
+/// won position is converted within the fifty-move rule and a drawn one is not lost, at
+/// any depth. Among winning moves only the DTZ-optimal ones are kept (the search cannot
+/// see the fifty-move counter's end), among losing ones the most stubborn. `None` when
+/// there are no tables, the root may not be probed, the probe fails, or no move of
+/// `root_moves` (the `searchmoves`) is among the best.
+fn tablebase_root_moves(job: &SearchJob, root_moves: &[Move]) -> Option<RootTablebase> {
+    let probing = job.settings.tablebases.as_ref()?;
+    let board = &job.game.board;
+    if !crate::rules::tablebase_root_probeable(board, probing.piece_limit()) {
+        return None;
+    }
+    let ranked = probing.tables.probe_root(board)?;
+    let best = ranked.best_moves(probing.fifty_move_rule);
+    let kept: Vec<Move> = root_moves
+        .iter()
+        .copied()
+        .filter(|m| best.iter().any(|b| b.mv == *m))
+        .collect();
+    let first = best.first()?;
+    // The root's score: a win `DTZ` plies from zeroing scores `TB_WIN - DTZ`.
+    let plies = first.dtz.map_or(0, |d| d as usize).min(MAX_PLY);
+    let score = match first.wdl.outcome(probing.fifty_move_rule) {
+        1 => tb_win_in(plies),
+        -1 => tb_loss_in(plies),
+        _ => 0,
+    };
+    (!kept.is_empty()).then_some(RootTablebase { moves: kept, score })
+}
+
+/// What the tables say at the root: the moves to search and the root's score.
+struct RootTablebase {
+    moves: Vec<Move>,
+    score: i32,
+}
+
 /// Starts a search on the calling thread: the entry point behind [`super::search`]. With
 /// `Threads` above 1 this is Lazy SMP: helper threads search the same root with their own
 /// histories, sharing only the hash table (and the stop flag and node counts); odd helpers
@@ -321,6 +363,12 @@ pub fn start(
     if !job.limits.searchmoves.is_empty() {
         root_moves.retain(|m| job.limits.searchmoves.contains(m));
     }
+    let root_tablebase = tablebase_root_moves(job, &root_moves);
+    let root_tbhits = u64::from(root_tablebase.is_some());
+    let root_tb_score = root_tablebase.map(|root| {
+        root_moves = root.moves;
+        root.score
+    });
     if root_moves.is_empty() {
         let score = if board.checkers().is_empty() {
             Score::Cp(0)
@@ -349,6 +397,7 @@ pub fn start(
         None => (job.settings.threads.max(1), job.limits.nodes),
     };
     let shared = SharedState::new(threads);
+    shared.add_tbhits(root_tbhits);
     let mut tables = memory.take(threads).into_iter();
     std::thread::scope(|scope| {
         let main_histories = tables.next().unwrap_or_default();
@@ -357,7 +406,7 @@ pub fn start(
             let control = Control::new(None, &shared, id, TimeManager::unlimited(), node_limit);
             let moves = root_moves.clone();
             let spawned = threads::spawn_scoped(scope, format!("search-{id}"), move || {
-                run(job, moves, tt, histories, control, None, id)
+                run(job, moves, root_tb_score, tt, histories, control, None, id)
             });
             match spawned {
                 Ok(handle) => helpers.push(handle),
@@ -368,8 +417,16 @@ pub fn start(
             }
         }
         let control = Control::new(Some(signals), &shared, 0, time, node_limit);
-        let (mut outcome, main_histories) =
-            run(job, root_moves, tt, main_histories, control, Some(out), 0);
+        let (mut outcome, main_histories) = run(
+            job,
+            root_moves,
+            root_tb_score,
+            tt,
+            main_histories,
+            control,
+            Some(out),
+            0,
+        );
         shared.stop_all();
         let mut kept = vec![main_histories];
         for helper in helpers {

@@ -97,6 +97,9 @@ pub struct Settings {
     /// The network to evaluate with; `None` uses the hand-crafted evaluation. By default
     /// the network built into the binary, if it has one.
     pub network: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// The Syzygy tables and how to probe them (`SyzygyPath` and the `Syzygy*` options);
+    /// `None` searches without tables.
+    pub tablebases: Option<crate::tablebase::Probing>,
 }
 
 impl Default for Settings {
@@ -109,6 +112,7 @@ impl Default for Settings {
             strength: None,
             show_wdl: false,
             network: crate::nnue::embedded(),
+            tablebases: None,
         }
     }
 }

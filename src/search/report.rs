@@ -7,7 +7,7 @@ use std::time::Duration;
 use cozy_chess::{Board, Move};
 use protocol::{Info, Response, Score, ScoreBound};
 
-use super::score::{is_mate, mate_moves};
+use super::score::{is_mate, is_tb, mate_moves, TB_WIN};
 use super::thread_data::Searcher;
 use super::wdl;
 use crate::position::to_uci;
@@ -25,10 +25,18 @@ pub struct Line {
     pub moves: Vec<Move>,
 }
 
-/// The score as UCI writes it: centipawns, or mate in moves.
+/// What a tablebase win `n` plies from the root is reported as: `cp 20000 - n`, as other
+/// engines do, far above any evaluation and plainly not a mate.
+pub const TB_WIN_CP: i32 = 20_000;
+
+/// The score as UCI writes it: centipawns, mate in moves, or for a tablebase result
+/// `cp ±(20000 - plies to the tablebase position)`.
 pub fn uci_score(score: i32) -> Score {
     if is_mate(score) {
         Score::Mate(mate_moves(score))
+    } else if is_tb(score) {
+        let plies = TB_WIN - score.abs();
+        Score::Cp(score.signum() * (TB_WIN_CP - plies))
     } else {
         Score::Cp(score)
     }
@@ -64,6 +72,7 @@ impl Searcher<'_> {
         let elapsed = reporter.started.elapsed();
         let depth = self.root_depth as u32;
         let nodes = self.control.total_nodes(self.nodes);
+        let score = self.root_score(score);
         reporter.out.send(&Response::Info(Info {
             depth: Some(depth),
             seldepth: Some(self.seldepth.max(depth)),
@@ -75,6 +84,7 @@ impl Searcher<'_> {
             nodes: Some(nodes),
             nps: nodes_per_second(nodes, elapsed),
             hashfull: Some(self.tt.hashfull()),
+            tbhits: self.tablebases.is_some().then(|| self.control.tbhits()),
             time: Some(elapsed.as_millis() as u64),
             pv: pv_text(&reporter.root, moves, reporter.chess960),
             ..Info::default()

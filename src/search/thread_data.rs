@@ -138,6 +138,11 @@ pub struct Searcher<'a> {
     pub reporter: Option<Reporter<'a>>,
     /// The evaluation, updated along the line by the make-move path.
     pub evaluator: Evaluator,
+    /// The Syzygy tables to probe inside the tree, if any.
+    pub tablebases: Option<crate::tablebase::Probing>,
+    /// The root's tablebase score, when the tables ranked the root moves: reported in
+    /// place of the search's scores (short of a mate the search found).
+    pub root_tb_score: Option<i32>,
 }
 
 /// The main thread's link to the GUI during the search.
@@ -179,6 +184,8 @@ impl<'a> Searcher<'a> {
             root_best: None,
             reporter: None,
             evaluator,
+            tablebases: None,
+            root_tb_score: None,
         }
     }
 
@@ -247,6 +254,15 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub fn draw_score(&self) -> i32 {
         1 - (self.nodes & 2) as i32
+    }
+
+    /// The score to report for a root line the search scored `score`: the tablebase
+    /// verdict when the tables ranked the root, unless the search found a mate.
+    pub fn root_score(&self, score: i32) -> i32 {
+        match self.root_tb_score {
+            Some(tb) if !super::score::is_mate(score) => tb,
+            _ => score,
+        }
     }
 
     pub fn is_root_move(&self, mv: Move) -> bool {

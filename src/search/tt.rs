@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use cozy_chess::{Move, Piece, Square};
 
-use super::score::MATE_BOUND;
+use super::score::TB_WIN_BOUND;
 
 /// How a stored score bounds the true score of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -323,12 +323,13 @@ fn allocate(count: usize) -> Option<Vec<Cluster>> {
     Some(clusters)
 }
 
-/// A mate score relative to the root, made relative to the position `ply` plies deep.
+/// A mate or tablebase score relative to the root, made relative to the position `ply`
+/// plies deep.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply
     } else {
         score
@@ -338,9 +339,9 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
 /// The inverse of [`score_to_tt`].
 fn score_from_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply
     } else {
         score
@@ -552,6 +553,16 @@ mod tests {
         assert_eq!(tt.probe(42, 4).map(|e| e.score), Some(mate_in(10)));
         tt.store(43, None, mated_in(9), 0, 5, Bound::Upper, 3);
         assert_eq!(tt.probe(43, 1).map(|e| e.score), Some(mated_in(7)));
+    }
+
+    #[test]
+    fn tablebase_scores_are_node_relative_like_mates() {
+        use crate::search::score::{tb_loss_in, tb_win_in};
+        let tt = TranspositionTable::new(1);
+        tt.store(44, None, tb_win_in(10), 0, 5, Bound::Lower, 4);
+        assert_eq!(tt.probe(44, 6).map(|e| e.score), Some(tb_win_in(12)));
+        tt.store(45, None, tb_loss_in(9), 0, 5, Bound::Upper, 3);
+        assert_eq!(tt.probe(45, 1).map(|e| e.score), Some(tb_loss_in(7)));
     }
 
     #[test]

@@ -11,7 +11,7 @@
 use cozy_chess::{Board, Piece};
 use protocol::Wdl;
 
-use super::score::{is_mate, INFINITY};
+use super::score::{is_decisive, INFINITY};
 
 /// The fitted coefficients, highest power first, of `a(m)` and `b(m)`, where `m` is
 /// the material (pawn 1, minor 3, rook 5, queen 9, clamped to 17..=78) divided by 58.
@@ -41,10 +41,10 @@ impl WdlModel {
         (poly(&self.a), poly(&self.b).max(1.0))
     }
 
-    /// Win, draw and loss per mille for `score` (side to move's view, mates as in
-    /// `score.rs`) with `material` on the board. The three always sum to 1000.
+    /// Win, draw and loss per mille for `score` (side to move's view, mates and tablebase results
+    /// as in `score.rs`, both certain) with `material` on the board. The three always sum to 1000.
     pub fn wdl(&self, score: i32, material: u32) -> Wdl {
-        if is_mate(score) {
+        if is_decisive(score) {
             return if score > 0 {
                 Wdl {
                     win: 1000,
