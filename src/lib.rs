@@ -34,6 +34,7 @@ pub mod moves;
 pub mod nnue;
 pub mod options;
 pub mod output;
+pub mod par;
 pub mod perft;
 #[cfg(test)]
 mod playouts;

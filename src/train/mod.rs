@@ -403,24 +403,14 @@ pub fn load_files(
         })?;
         load_bytes(&bytes, seed, holdout).map_err(|error| TrainError::Data { path: name, error })
     };
+    // Each thread loads a contiguous share of the files; the parts come back in file
+    // order, so the data set does not depend on the thread count.
+    let parts = crate::par::map_shares(files, threads, |share| {
+        share.iter().map(load).collect::<Vec<_>>()
+    });
     let mut split = Split::default();
-    for group in files.chunks(threads.max(1)) {
-        let loaded: Vec<Result<Split, TrainError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = group
-                .iter()
-                .map(|path| scope.spawn(move || load(path)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|handle| match handle.join() {
-                    Ok(result) => result,
-                    Err(panic) => std::panic::resume_unwind(panic),
-                })
-                .collect()
-        });
-        for part in loaded {
-            split.append(part?);
-        }
+    for part in parts.into_iter().flatten() {
+        split.append(part?);
     }
     Ok(split)
 }

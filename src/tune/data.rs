@@ -13,8 +13,8 @@ use cozy_chess::Board;
 use crate::eval::{coefficients, Coefficients, NUM_PARAMS};
 use crate::position::{parse_fen, PositionError};
 
-use super::par::map_shares;
 use super::TuneError;
+use crate::par::map_shares;
 
 // Weight indices are stored as `u16`.
 const _: () = assert!(NUM_PARAMS <= u16::MAX as usize + 1);

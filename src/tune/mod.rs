@@ -28,7 +28,6 @@
 pub mod data;
 pub mod model;
 pub mod optim;
-mod par;
 
 #[cfg(test)]
 mod tests;

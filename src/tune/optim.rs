@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::data::Dataset;
 use super::model::{backward, error, eval, forward, sigmoid, Weights};
-use super::par::{map_ranges, map_shares};
+use crate::par::{map_ranges, map_shares};
 use crate::rng::SplitMix64;
 
 /// Smallest `K` (per centipawn) the fit considers.
