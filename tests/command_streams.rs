@@ -67,49 +67,11 @@ fn random_command_streams_answer_every_go_once_for_its_position() {
             };
             script.push(line);
         }
-        // `stop` ends whatever still runs or waits; the `isready` after it is the last
-        // line the engine prints.
-        script.extend(["stop", "isready"]);
-        let readies = script.iter().filter(|&&line| line == "isready").count();
-
-        let mut engine = EngineProcess::start();
-        engine.send(&script.join("\n"));
-        let seen = Cell::new(0);
-        let lines = engine.read_until(
-            |line| {
-                if line == "readyok" {
-                    seen.set(seen.get() + 1);
-                }
-                seen.get() == readies
-            },
-            TIMEOUT,
-        );
+        let (mut engine, lines) = run_stream(seed, script, &searched);
         if let Some(error) = lines.iter().find(|l| is_error(l)) {
             engine.fail(&format!(
                 "stream {seed}: a valid command was refused: {error}"
             ));
-        }
-        let answers: Vec<String> = lines
-            .iter()
-            .filter_map(|l| parse_bestmove(l))
-            .map(|(best, _)| best)
-            .collect();
-        if answers.len() != searched.len() {
-            engine.fail(&format!(
-                "stream {seed}: {} go commands, {} bestmoves",
-                searched.len(),
-                answers.len()
-            ));
-        }
-        for (index, (best, position)) in answers.iter().zip(&searched).enumerate() {
-            engine.send(position);
-            let legal = engine.legal_moves();
-            if !legal.contains(best) {
-                engine.fail(&format!(
-                    "stream {seed}: bestmove {best} of go number {index} is not legal \
-                     after `{position}`"
-                ));
-            }
         }
         engine.send("quit");
         engine.expect_exit_status_0();
@@ -168,43 +130,7 @@ fn hostile_streams_still_answer_every_go_once() {
             };
             script.push(line);
         }
-        script.extend(["stop", "isready"]);
-        let readies = script.iter().filter(|&&line| line == "isready").count();
-
-        let mut engine = EngineProcess::start();
-        engine.send(&script.join("\n"));
-        let seen = Cell::new(0);
-        let lines = engine.read_until(
-            |line| {
-                if line == "readyok" {
-                    seen.set(seen.get() + 1);
-                }
-                seen.get() == readies
-            },
-            TIMEOUT,
-        );
-        let answers: Vec<String> = lines
-            .iter()
-            .filter_map(|l| parse_bestmove(l))
-            .map(|(best, _)| best)
-            .collect();
-        if answers.len() != searched.len() {
-            engine.fail(&format!(
-                "stream {seed}: {} go commands, {} bestmoves",
-                searched.len(),
-                answers.len()
-            ));
-        }
-        for (index, (best, position)) in answers.iter().zip(&searched).enumerate() {
-            engine.send(position);
-            let legal = engine.legal_moves();
-            if !legal.contains(best) {
-                engine.fail(&format!(
-                    "stream {seed}: bestmove {best} of go number {index} is not legal \
-                     after `{position}`"
-                ));
-            }
-        }
+        let (mut engine, _) = run_stream(seed, script, &searched);
         // Still playing.
         engine.send("position startpos moves e2e4");
         engine.send("go depth 3");
@@ -219,4 +145,48 @@ fn hostile_streams_still_answer_every_go_once() {
         engine.send("quit");
         engine.expect_exit_status_0();
     }
+}
+
+/// Sends `script` in one write, closed by `stop` (which ends whatever still runs or
+/// waits) and `isready` (whose `readyok` is the last line the engine prints), and checks
+/// that every `go` got one `bestmove`, legal in the position it was sent for
+/// (`searched`, in order). Returns the engine and everything it printed.
+fn run_stream(seed: u64, mut script: Vec<&str>, searched: &[&str]) -> (EngineProcess, Vec<String>) {
+    script.extend(["stop", "isready"]);
+    let readies = script.iter().filter(|&&line| line == "isready").count();
+    let mut engine = EngineProcess::start();
+    engine.send(&script.join("\n"));
+    let seen = Cell::new(0);
+    let lines = engine.read_until(
+        |line| {
+            if line == "readyok" {
+                seen.set(seen.get() + 1);
+            }
+            seen.get() == readies
+        },
+        TIMEOUT,
+    );
+    let answers: Vec<String> = lines
+        .iter()
+        .filter_map(|l| parse_bestmove(l))
+        .map(|(best, _)| best)
+        .collect();
+    if answers.len() != searched.len() {
+        engine.fail(&format!(
+            "stream {seed}: {} go commands, {} bestmoves",
+            searched.len(),
+            answers.len()
+        ));
+    }
+    for (index, (best, position)) in answers.iter().zip(searched).enumerate() {
+        engine.send(position);
+        let legal = engine.legal_moves();
+        if !legal.contains(best) {
+            engine.fail(&format!(
+                "stream {seed}: bestmove {best} of go number {index} is not legal \
+                 after `{position}`"
+            ));
+        }
+    }
+    (engine, lines)
 }
