@@ -2,10 +2,8 @@
 //! that defines what the quantised network means (the engine's inference must agree
 //! with it).
 
-use cozy_chess::{Board, Color, Piece};
-
 use super::model::Network;
-use crate::nnue::file::{feature_index, NetworkParams, QA, QB, SCALE};
+use crate::nnue::file::{NetworkParams, QA, QB};
 
 /// The quantised parameters of `net`: feature weights and biases × QA, output weights × QB
 /// (as i16), output bias × QA·QB (as i32), each rounded to the nearest integer. The
@@ -29,42 +27,6 @@ pub fn quantise(net: &Network) -> NetworkParams {
 /// The bytes of `net`'s network file.
 pub fn export_bytes(net: &Network) -> Vec<u8> {
     quantise(net).to_bytes()
-}
-
-/// The evaluation of `board` by the quantised network `params`, in centipawns for the side
-/// to move, computed the plain way (no incremental update):
-/// `acc = bias + Σ w[f]` per perspective (i16), `sum = Σ clamp(acc, 0, QA)² · out_w` over
-/// both halves, side to move first, then `(sum / QA + out_bias) · SCALE / (QA · QB)`, the
-/// divisions truncating towards zero. The sum is kept in i64, which equals the file
-/// format's i32 sum whenever that does not overflow.
-pub fn quantised_eval(params: &NetworkParams, board: &Board) -> i32 {
-    let h = params.hidden;
-    let accumulator = |perspective: Color| -> Vec<i16> {
-        let mut acc = params.feature_bias.clone();
-        for color in [Color::White, Color::Black] {
-            for piece in Piece::ALL {
-                for square in board.colored_pieces(color, piece) {
-                    let feature = feature_index(perspective, color, piece, square);
-                    let row = &params.feature_weights[feature * h..][..h];
-                    for (a, w) in acc.iter_mut().zip(row) {
-                        *a = a.wrapping_add(*w);
-                    }
-                }
-            }
-        }
-        acc
-    };
-    let us = board.side_to_move();
-    let halves = [accumulator(us), accumulator(!us)];
-    let mut sum: i64 = 0;
-    for (acc, weights) in halves.iter().zip(params.output_weights.chunks_exact(h)) {
-        for (&a, &w) in acc.iter().zip(weights) {
-            let c = i64::from(a.clamp(0, QA as i16));
-            sum += c * c * i64::from(w);
-        }
-    }
-    let out = sum / i64::from(QA) + i64::from(params.output_bias);
-    (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
 }
 
 /// The float network whose weights are exactly `params`' integers divided back by their

@@ -45,7 +45,7 @@ use crate::rng::SplitMix64;
 use crate::viri::ViriError;
 
 pub use data::{load_bytes, LoadStats, Record, Split};
-pub use export::{dequantise, export_bytes, quantise, quantised_eval};
+pub use export::{dequantise, export_bytes, quantise};
 pub use model::Network;
 
 /// Default hidden units per perspective.

@@ -3,7 +3,7 @@
 use cozy_chess::{Board, Color, Piece};
 
 use super::data::{load_bytes, Record, Split};
-use super::export::{dequantise, export_bytes, quantise, quantised_eval};
+use super::export::{dequantise, export_bytes, quantise};
 use super::model::{Network, Scratch};
 use super::{train, TrainConfig};
 use crate::nnue::file::{feature_index, NetworkParams};
@@ -193,6 +193,13 @@ fn learns_material_on_held_out_games() {
         held_out < 0.1 * variance,
         "held-out loss {held_out}, target variance {variance}"
     );
+}
+
+/// The engine's own integer evaluation of the quantised network `params` (the inference
+/// module's reference, computed from scratch), in centipawns for the side to move.
+fn quantised_eval(params: &NetworkParams, board: &Board) -> i32 {
+    let network = crate::nnue::Network::from_params(params).unwrap();
+    crate::nnue::evaluate_fresh(&network, board)
 }
 
 /// The mean and worst absolute difference between the float evaluation of `net` and the
