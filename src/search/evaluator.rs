@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use cozy_chess::Board;
+use cozy_chess::{Board, Move};
 
 use crate::moves::MoveDelta;
 use crate::nnue::{Network, NnueStack};
@@ -30,11 +30,11 @@ impl Evaluator {
         }
     }
 
-    /// A move was made: `delta` says what changed.
+    /// `mv` was made from `board`. Only the network needs to know what it changed.
     #[inline]
-    pub fn push(&mut self, delta: &MoveDelta) {
+    pub fn push(&mut self, board: &Board, mv: Move) {
         if let Evaluator::Network(stack) = self {
-            stack.push(delta);
+            stack.push(&MoveDelta::new(board, mv));
         }
     }
 

@@ -5,7 +5,6 @@
 use cozy_chess::{Board, Move, Piece, Square};
 
 use super::evaluator::Evaluator;
-use crate::moves::MoveDelta;
 
 use super::control::Control;
 use super::history::Histories;
@@ -19,9 +18,6 @@ pub struct Frame {
     /// The piece that moved to reach this ply and the square the move names (the rook's
     /// square for castling), for the histories (`None` after a null move or at the root).
     pub moved: Option<(Piece, Square)>,
-    /// Everything the move that reached this ply changed (`None` after a null move or at
-    /// the root).
-    pub delta: Option<MoveDelta>,
     /// The hash move the singular-extension search at this ply leaves out.
     pub excluded: Option<Move>,
     /// How many double extensions the line from the root to this ply has had.
@@ -34,7 +30,6 @@ impl Default for Frame {
         Frame {
             static_eval: -INFINITY,
             moved: None,
-            delta: None,
             excluded: None,
             double_extensions: 0,
             null_allowed: true,
@@ -200,18 +195,16 @@ impl<'a> Searcher<'a> {
         child
     }
 
-    /// Records `mv`, about to be searched from `board` at `ply`, on the ply stack: its
-    /// delta and moved piece at `ply + 1`, and `board`'s hash on the repetition path.
-    /// For callers that made the child board earlier (the main search makes it before
-    /// its pruning decisions, which need to know whether it gives check).
+    /// Records `mv`, about to be searched from `board` at `ply`, on the ply stack: the
+    /// moved piece at `ply + 1` for the histories, `board`'s hash on the repetition path,
+    /// and the move's delta on the evaluator's stack (which computes it only when it
+    /// needs it). For callers that made the child board earlier (the main search makes
+    /// it before its pruning decisions, which need to know whether it gives check).
     #[inline]
     pub fn push_move(&mut self, board: &Board, mv: Move, ply: usize) {
-        let delta = MoveDelta::new(board, mv);
-        let frame = &mut self.stack[ply + 1];
-        frame.moved = Some((delta.piece, mv.to));
-        frame.delta = Some(delta);
+        self.stack[ply + 1].moved = board.piece_on(mv.from).map(|piece| (piece, mv.to));
         self.path.push(board.hash());
-        self.evaluator.push(&delta);
+        self.evaluator.push(board, mv);
     }
 
     /// Makes the null move from `board` at `ply`, if the position allows one (not in
@@ -219,9 +212,7 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub fn play_null(&mut self, board: &Board, ply: usize) -> Option<Board> {
         let child = board.null_move()?;
-        let frame = &mut self.stack[ply + 1];
-        frame.moved = None;
-        frame.delta = None;
+        self.stack[ply + 1].moved = None;
         self.path.push(board.hash());
         self.evaluator.push_null();
         Some(child)
