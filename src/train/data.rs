@@ -173,6 +173,10 @@ impl fmt::Display for LoadStats {
 pub struct Split {
     pub train: Vec<Record>,
     pub held_out: Vec<Record>,
+    /// The hand-crafted evaluation of each held-out position (centipawns, side to move),
+    /// in the order of `held_out`: the reference a network has to beat (see
+    /// [`super::reference_loss`]).
+    pub held_out_classical: Vec<i16>,
     pub stats: LoadStats,
 }
 
@@ -181,6 +185,8 @@ impl Split {
     pub fn append(&mut self, mut other: Split) {
         self.train.append(&mut other.train);
         self.held_out.append(&mut other.held_out);
+        self.held_out_classical
+            .append(&mut other.held_out_classical);
         self.stats.add(&other.stats);
     }
 }
@@ -229,6 +235,10 @@ pub fn load_bytes(bytes: &[u8], seed: u64, holdout: f64) -> Result<Split, ViriEr
             let record = Record::new(&board, score, result_white);
             if held_out {
                 split.held_out.push(record);
+                let classical = crate::eval::evaluate(&board);
+                split
+                    .held_out_classical
+                    .push(classical.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16);
             } else {
                 split.train.push(record);
             }

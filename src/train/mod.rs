@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::cli::CliError;
-use crate::nnue::file::HIDDEN_RANGE;
+use crate::nnue::file::{HIDDEN_RANGE, SCALE};
 use crate::rng::SplitMix64;
 use crate::viri::ViriError;
 
@@ -339,6 +339,13 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
             "held-out loss of the best constant prediction (the targets' variance): {loss:.6}"
         );
     }
+    if let Some(reference) = reference_loss(&split.held_out, &split.held_out_classical, config.wdl)
+    {
+        eprintln!(
+            "held-out loss of the hand-crafted evaluation: {:.6} as it is (cp / {SCALE}), {:.6} at its best scale (cp / {:.0})",
+            reference.as_is, reference.best, reference.best_divisor
+        );
+    }
     let out = command.out.display().to_string();
     let checkpoint_path = format!("{out}.ckpt");
     let mut write_error = None;
@@ -386,6 +393,46 @@ pub fn constant_loss(records: &[Record], wdl: f32) -> Option<f64> {
     let n = records.len() as f64;
     let mean = targets.clone().sum::<f64>() / n;
     Some(targets.map(|t| (t - mean).powi(2)).sum::<f64>() / n)
+}
+
+/// How well the hand-crafted evaluation predicts the held-out targets: the reference a
+/// network's held-out loss is compared with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReferenceLoss {
+    /// The loss of `sigmoid(cp / 400)`, the scale the network's output is read at.
+    pub as_is: f64,
+    /// The lowest loss of `sigmoid(cp / d)` over the divisors `d` tried (100 to 1,000).
+    pub best: f64,
+    /// The divisor that gives `best`.
+    pub best_divisor: f64,
+}
+
+/// The held-out loss of the hand-crafted evaluation `classical` (centipawns for the side
+/// to move, one per record), as it is and at its best scale. `None` for no records.
+pub fn reference_loss(records: &[Record], classical: &[i16], wdl: f32) -> Option<ReferenceLoss> {
+    if records.is_empty() || records.len() != classical.len() {
+        return None;
+    }
+    let loss_at = |divisor: f64| {
+        records
+            .iter()
+            .zip(classical)
+            .map(|(record, &cp)| {
+                let prediction = 1.0 / (1.0 + (-f64::from(cp) / divisor).exp());
+                (prediction - f64::from(record.target(wdl))).powi(2)
+            })
+            .sum::<f64>()
+            / records.len() as f64
+    };
+    let (best_divisor, best) = (100..=1000)
+        .step_by(10)
+        .map(|d| (f64::from(d), loss_at(f64::from(d))))
+        .fold((0.0, f64::INFINITY), |a, b| if b.1 < a.1 { b } else { a });
+    Some(ReferenceLoss {
+        as_is: loss_at(f64::from(SCALE)),
+        best,
+        best_divisor,
+    })
 }
 
 /// Reads and filters every file, `threads` files at a time, keeping file order.

@@ -195,6 +195,29 @@ fn learns_material_on_held_out_games() {
     );
 }
 
+#[test]
+fn the_hand_crafted_reference_is_measured_on_every_held_out_position() {
+    let split = material_split(100, 3);
+    assert_eq!(split.held_out_classical.len(), split.held_out.len());
+    let reference = super::reference_loss(&split.held_out, &split.held_out_classical, 0.0).unwrap();
+    let variance = super::constant_loss(&split.held_out, 0.0).unwrap();
+    // The targets are material scores, which the hand-crafted evaluation mostly knows.
+    assert!(
+        reference.best < 0.5 * variance,
+        "{reference:?} vs {variance}"
+    );
+    assert!(reference.best <= reference.as_is);
+
+    // An evaluation that is exactly twice the targets' scores is perfect at divisor 800.
+    let doubled: Vec<i16> = split.held_out.iter().map(|r| 2 * r.score).collect();
+    let reference = super::reference_loss(&split.held_out, &doubled, 0.0).unwrap();
+    assert_eq!(reference.best_divisor, 800.0);
+    assert!(
+        reference.best < 1e-9 && reference.as_is > 1e-4,
+        "{reference:?}"
+    );
+}
+
 /// The engine's own integer evaluation of the quantised network `params` (the inference
 /// module's reference, computed from scratch), in centipawns for the side to move.
 fn quantised_eval(params: &NetworkParams, board: &Board) -> i32 {
