@@ -70,7 +70,12 @@ fn run(
         let depth = (iteration + depth_offset).min(max_depth);
         let new_lines = search_depth(&mut searcher, board, &root_moves, depth, &lines, line_count);
         if searcher.control.stopped() {
-            lines = keep_stopped_depth(lines, new_lines, searcher.root_best);
+            let kept = keep_stopped_depth(lines.clone(), new_lines, stopped_best(&searcher));
+            // The last line shown must begin with the move about to be played.
+            if kept != lines {
+                searcher.report_lines(&kept);
+            }
+            lines = kept;
             break;
         }
         lines = new_lines;
@@ -124,36 +129,52 @@ fn search_depth(
     lines
 }
 
-/// The lines to keep when a depth was stopped: `previous` (the last completed depth's),
-/// with each line the stopped depth settled (`partial`) put in its place. When the
-/// stopped depth settled no line but proved a new first move better than the window's
-/// alpha (`root_best`), that move is kept with its score: a root move only becomes
-/// `root_best` after a complete search of it beat alpha, never from a search cut short.
+/// The lines to keep when a depth was stopped: the lines the stopped depth settled
+/// (`partial`, best first), then those of `previous` (the last completed depth's) that
+/// start with another move, as many lines as before. When the stopped depth settled no
+/// line but proved a new first move better than the window's alpha (`stopped_best`, see
+/// [`stopped_best`]), that line is the one settled.
 fn keep_stopped_depth(
-    mut previous: Vec<Line>,
-    partial: Vec<Line>,
-    root_best: Option<(Move, i32)>,
+    previous: Vec<Line>,
+    mut partial: Vec<Line>,
+    stopped_best: Option<Line>,
 ) -> Vec<Line> {
-    let mut partial = partial;
     if partial.is_empty() {
-        match root_best {
-            Some((mv, score)) if previous.first().map(|l| l.moves[0]) != Some(mv) => {
-                partial.push(Line {
-                    score,
-                    moves: vec![mv],
-                });
+        match stopped_best {
+            Some(line) if previous.first().map(|l| l.moves[0]) != Some(line.moves[0]) => {
+                partial.push(line);
             }
             _ => return previous,
         }
     }
-    for (i, line) in partial.into_iter().enumerate() {
-        if i < previous.len() {
-            previous[i] = line;
-        } else {
-            previous.push(line);
+    partial.sort_by_key(|line| std::cmp::Reverse(line.score));
+    let count = previous.len().max(partial.len());
+    let mut kept = partial;
+    for line in previous {
+        if kept.len() < count && !kept.iter().any(|k| k.moves[0] == line.moves[0]) {
+            kept.push(line);
         }
     }
-    previous
+    kept
+}
+
+/// The root move that a stopped depth proved better than its window's alpha, with the
+/// line behind it: a root move only becomes `root_best` after a complete search of it
+/// beat alpha, never from a search cut short, and the root's principal variation was
+/// updated with it at that moment.
+fn stopped_best(searcher: &Searcher<'_>) -> Option<Line> {
+    let (mv, score) = searcher.root_best?;
+    let line = searcher.pv.root_line();
+    let moves = if line.first() == Some(&mv) {
+        line
+    } else {
+        vec![mv]
+    };
+    Some(Line {
+        score,
+        moves,
+        depth: searcher.root_depth,
+    })
 }
 
 /// What the stop decisions between depths remember.
@@ -298,7 +319,11 @@ fn aspiration_search(
             } else {
                 moves
             };
-            return (!moves.is_empty()).then_some(Line { score, moves });
+            return (!moves.is_empty()).then_some(Line {
+                score,
+                moves,
+                depth,
+            });
         }
         delta += delta / 2;
         if delta > 1000 {
@@ -452,6 +477,15 @@ mod tests {
         Line {
             score,
             moves: moves.iter().map(|m| mv(m)).collect(),
+            depth: 7,
+        }
+    }
+
+    /// A line of the stopped depth (8).
+    fn deeper(score: i32, moves: &[&str]) -> Line {
+        Line {
+            depth: 8,
+            ..line(score, moves)
         }
     }
 
@@ -461,7 +495,7 @@ mod tests {
         assert_eq!(keep_stopped_depth(previous.clone(), vec![], None), previous);
         // The same first move proved again adds nothing.
         assert_eq!(
-            keep_stopped_depth(previous.clone(), vec![], Some((mv("e2e4"), 45))),
+            keep_stopped_depth(previous.clone(), vec![], Some(deeper(45, &["e2e4"]))),
             previous
         );
     }
@@ -469,12 +503,52 @@ mod tests {
     #[test]
     fn a_stopped_depth_keeps_a_new_first_move_that_beat_alpha() {
         let previous = vec![line(30, &["e2e4", "e7e5"]), line(20, &["d2d4"])];
-        let kept = keep_stopped_depth(previous, vec![], Some((mv("g1f3"), 60)));
-        assert_eq!(kept, vec![line(60, &["g1f3"]), line(20, &["d2d4"])]);
+        let new_best = deeper(60, &["g1f3", "g8f6"]);
+        let kept = keep_stopped_depth(previous, vec![], Some(new_best.clone()));
+        // The old first line is now the second best; as many lines as before.
+        assert_eq!(kept, vec![new_best.clone(), line(30, &["e2e4", "e7e5"])]);
         // With nothing before (the first depth was stopped), it is the only line.
         assert_eq!(
-            keep_stopped_depth(vec![], vec![], Some((mv("g1f3"), 5))),
-            vec![line(5, &["g1f3"])]
+            keep_stopped_depth(vec![], vec![], Some(new_best.clone())),
+            vec![new_best]
+        );
+    }
+
+    #[test]
+    fn a_stopped_depth_never_shows_a_move_twice() {
+        // The new best move was the second line: it moves up, and its old line goes.
+        let previous = vec![
+            line(30, &["e2e4"]),
+            line(20, &["d2d4"]),
+            line(10, &["c2c4"]),
+        ];
+        let kept = keep_stopped_depth(previous, vec![], Some(deeper(40, &["d2d4", "d7d5"])));
+        assert_eq!(
+            kept,
+            vec![
+                deeper(40, &["d2d4", "d7d5"]),
+                line(30, &["e2e4"]),
+                line(10, &["c2c4"])
+            ]
+        );
+    }
+
+    #[test]
+    fn the_lines_a_stopped_depth_settled_come_first_best_first() {
+        let previous = vec![
+            line(30, &["e2e4"]),
+            line(20, &["d2d4"]),
+            line(10, &["c2c4"]),
+        ];
+        // Settled in this order (the second search found the better line).
+        let partial = vec![deeper(25, &["c2c4"]), deeper(28, &["g1f3"])];
+        assert_eq!(
+            keep_stopped_depth(previous, partial, None),
+            vec![
+                deeper(28, &["g1f3"]),
+                deeper(25, &["c2c4"]),
+                line(30, &["e2e4"])
+            ]
         );
     }
 
@@ -485,13 +559,13 @@ mod tests {
             line(20, &["d2d4"]),
             line(10, &["c2c4"]),
         ];
-        let partial = vec![line(35, &["e2e4", "c7c5"])];
-        // root_best is ignored once a whole line was settled.
-        let kept = keep_stopped_depth(previous, partial, Some((mv("g1f3"), 99)));
+        let partial = vec![deeper(35, &["e2e4", "c7c5"])];
+        // The stopped best move is ignored once a whole line was settled.
+        let kept = keep_stopped_depth(previous, partial, Some(deeper(99, &["g1f3"])));
         assert_eq!(
             kept,
             vec![
-                line(35, &["e2e4", "c7c5"]),
+                deeper(35, &["e2e4", "c7c5"]),
                 line(20, &["d2d4"]),
                 line(10, &["c2c4"])
             ]

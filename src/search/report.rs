@@ -18,11 +18,12 @@ const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
 /// Stockfish does): earlier, clients would show a one-move line with a bound as a result.
 const BOUND_LINES_AFTER: Duration = Duration::from_secs(1);
 
-/// One principal variation found at a completed depth.
+/// One principal variation and the depth that found it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     pub score: i32,
     pub moves: Vec<Move>,
+    pub depth: i32,
 }
 
 /// What a tablebase win `n` plies from the root is reported as: `cp 20000 - n`, as other
@@ -65,12 +66,12 @@ fn nodes_per_second(nodes: u64, elapsed: Duration) -> Option<u64> {
 
 impl Searcher<'_> {
     /// Prints one `info` line for a principal variation (main thread only).
-    fn report_line(&self, score: i32, bound: ScoreBound, moves: &[Move], index: usize) {
+    fn report_line(&self, depth: i32, score: i32, bound: ScoreBound, moves: &[Move], index: usize) {
         let Some(reporter) = &self.reporter else {
             return;
         };
         let elapsed = reporter.started.elapsed();
-        let depth = self.root_depth as u32;
+        let depth = depth.max(1) as u32;
         let nodes = self.control.total_nodes(self.nodes);
         let score = self.root_score(score);
         reporter.out.send(&Response::Info(Info {
@@ -91,10 +92,17 @@ impl Searcher<'_> {
         }));
     }
 
-    /// Prints the lines of a completed depth, best first, each exact.
+    /// Prints `lines`, each exact at the depth that found it: the lines of a completed
+    /// depth, best first, or what a stopped depth leaves (see `iterative.rs`).
     pub(super) fn report_lines(&self, lines: &[Line]) {
         for (index, line) in lines.iter().enumerate() {
-            self.report_line(line.score, ScoreBound::Exact, &line.moves, index);
+            self.report_line(
+                line.depth,
+                line.score,
+                ScoreBound::Exact,
+                &line.moves,
+                index,
+            );
         }
     }
 
@@ -106,7 +114,7 @@ impl Searcher<'_> {
             .as_ref()
             .is_some_and(|r| r.started.elapsed() >= BOUND_LINES_AFTER);
         if lines == 1 && long {
-            self.report_line(score, bound, moves, 0);
+            self.report_line(self.root_depth, score, bound, moves, 0);
         }
     }
 
