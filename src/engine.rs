@@ -169,13 +169,13 @@ impl Engine {
                 .out
                 .line(&display::board(&self.game.board, self.options.chess960)),
             Command::Help => self.out.line(&help::general()),
-            Command::Eval => self.out.line(&match &self.network {
+            Command::Eval => self.out.line(&match &self.evaluation() {
                 Some(network) => nnue::report(network, &self.game.board),
                 None => eval::report(&self.game.board),
             }),
             Command::Bench { depth } => self.start_task(Task::Bench {
                 depth,
-                network: self.network.clone(),
+                network: self.evaluation(),
             }),
             Command::Perft { depth } => {
                 if depth > perft::MAX_DEPTH {
@@ -291,6 +291,12 @@ impl Engine {
             }
         }
         self.options.book_file = path;
+    }
+
+    /// The network searches evaluate with: the loaded one unless `UseNNUE` is off; `None`
+    /// means the hand-crafted evaluation.
+    fn evaluation(&self) -> Option<Arc<Network>> {
+        self.network.clone().filter(|_| self.options.use_nnue)
     }
 
     /// Loads the network at `path` (an empty path returns to the built-in evaluation); a
@@ -428,7 +434,7 @@ impl Engine {
                     .limit_strength
                     .then(|| Strength::new(self.options.elo, self.rng.next_u64())),
                 show_wdl: self.options.show_wdl,
-                network: self.network.clone(),
+                network: self.evaluation(),
                 tablebases: self.probing(),
             },
         };

@@ -22,6 +22,9 @@ pub struct Options {
     pub book_file: String,
     /// The path of the loaded network (`EvalFile`); empty for the built-in evaluation.
     pub eval_file: String,
+    /// `UseNNUE`: evaluate with the network (the built-in one or `EvalFile`); off, the
+    /// hand-crafted evaluation.
+    pub use_nnue: bool,
     /// `UCI_ShowWDL`: win/draw/loss estimates in `info` lines.
     pub show_wdl: bool,
     /// `UCI_LimitStrength`: play at `UCI_Elo` instead of full strength.
@@ -50,6 +53,7 @@ impl Default for Options {
             own_book: false,
             book_file: String::new(),
             eval_file: String::new(),
+            use_nnue: false,
             show_wdl: false,
             limit_strength: false,
             elo: 0,
@@ -307,6 +311,15 @@ const DECLARATIONS: &[Declaration] = &[
         kind: Kind::Path,
         // The engine stores the path once the network has loaded.
         apply: |_, v| Change::LoadNetwork(v.text()),
+    },
+    Declaration {
+        name: "UseNNUE",
+        needs_idle: false,
+        kind: Kind::Check { default: true },
+        apply: |o, v| {
+            o.use_nnue = v.flag();
+            Change::Stored
+        },
     },
     Declaration {
         name: "UCI_ShowWDL",

@@ -194,8 +194,11 @@ fn datagen_plays_with_the_network_it_is_given() {
         progress.contains("network of 16 hidden units"),
         "{progress}"
     );
+    // `--hce` plays with the hand-crafted evaluation whatever network is built in.
     let classical = dir.join("classical.viri");
-    datagen(&classical, &["--games", "2", "--format", "viri"]);
+    let output = datagen(&classical, &["--games", "2", "--format", "viri", "--hce"]);
+    let progress = String::from_utf8_lossy(&output.stderr);
+    assert!(progress.contains("hand-crafted"), "{progress}");
     let read = |path: &Path| cutoff::viri::read_games(&std::fs::read(path).unwrap()).unwrap();
     assert_ne!(
         read(&with_net),

@@ -120,3 +120,43 @@ fn bad_network_files_are_refused_and_the_current_network_kept() {
         assert_eq!(final_evaluation(&mut engine), before, "{}", bad.display());
     }
 }
+
+#[test]
+fn use_nnue_off_switches_eval_and_search_to_the_hand_crafted_evaluation() {
+    let dir = temp_dir("nnue", "use");
+    let path = dir.join("random.nnue");
+    std::fs::write(&path, random_network_bytes(32, 4)).unwrap();
+    let mut engine = EngineProcess::start();
+    engine.send("uci");
+    let lines = engine.read_until(|l| l == "uciok", TIMEOUT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UseNNUE type check default true"),
+        "{lines:?}"
+    );
+    engine.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    engine.send(&format!("setoption name EvalFile value {}", path.display()));
+    engine.sync();
+    let network = final_evaluation(&mut engine);
+
+    engine.send("setoption name UseNNUE value false");
+    assert!(engine.sync().is_empty());
+    engine.send("eval");
+    let report = engine.sync();
+    if report.iter().any(|l| l.starts_with("NNUE")) {
+        engine.fail(&format!(
+            "UseNNUE false still shows the network: {report:?}"
+        ));
+    }
+    let hand_crafted = final_evaluation(&mut engine);
+    assert_ne!(network, hand_crafted);
+    engine.send("go depth 5");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    assert!(lines.last().and_then(|l| parse_bestmove(l)).is_some());
+
+    // The loaded network was kept and comes back.
+    engine.send("setoption name UseNNUE value true");
+    assert!(engine.sync().is_empty());
+    assert_eq!(final_evaluation(&mut engine), network);
+}

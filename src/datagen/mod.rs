@@ -2,7 +2,7 @@
 //! evaluation tuner.
 //!
 //! `cutoff datagen --games N --nodes K --threads T --out FILE [--book FILE.epd] [--seed S]
-//! [--first-game G] [--hash MB] [--format text|viri] [--net NETWORK] [--syzygy DIRS]`
+//! [--first-game G] [--hash MB] [--format text|viri] [--net NETWORK | --hce] [--syzygy DIRS]`
 //!
 //! With `--syzygy` (tablebase folders, as `SyzygyPath` takes them) a game that reaches a
 //! position the tables cover ends there with the tables' result (the fifty-move rule
@@ -82,8 +82,8 @@ pub struct Config {
     pub out: String,
     pub book: Vec<Game>,
     pub format: Format,
-    /// The network the searches evaluate with (`--net`); `None` for the binary's
-    /// built-in evaluation.
+    /// The network the searches evaluate with (`--net`, else the built-in one); `None` for
+    /// the hand-crafted evaluation (`--hce`, or a build without a network).
     pub network: Option<Arc<Network>>,
     /// `--syzygy`: the tables that adjudicate games, if any.
     pub tablebases: Option<crate::tablebase::Tablebases>,
@@ -136,8 +136,12 @@ pub struct Args {
     #[arg(long)]
     book: Option<String>,
     /// Evaluate with this network file (default: the binary's built-in evaluation).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "hce")]
     net: Option<String>,
+    /// Evaluate with the hand-crafted evaluation even when the binary has a network built
+    /// in (how the first data set, `s1-n5000`, was made).
+    #[arg(long)]
+    hce: bool,
     /// Tablebase folders (as `SyzygyPath` takes them): a game that reaches a position the
     /// tables cover ends there with the tables' result (the fifty-move rule counted).
     #[arg(long)]
@@ -168,9 +172,10 @@ pub fn parse_args(args: &[String]) -> Result<Config, DatagenError> {
             Some(path) => read_book(path)?,
             None => Vec::new(),
         },
-        network: match &args.net {
-            None => crate::nnue::embedded(),
-            Some(path) => Some(Arc::new(read_network(path)?)),
+        network: match (&args.net, args.hce) {
+            (_, true) => None,
+            (None, false) => crate::nnue::embedded(),
+            (Some(path), false) => Some(Arc::new(read_network(path)?)),
         },
         format: args.format,
         out: args.out,
