@@ -185,6 +185,7 @@ fn handshake_identifies_the_engine_and_declares_its_options() {
         "option name OwnBook type check default false",
         "option name BookFile type string default <empty>",
         "option name EvalFile type string default <empty>",
+        "option name UseNNUE type check default true",
         "option name UCI_ShowWDL type check default false",
         "option name UCI_LimitStrength type check default false",
         "option name UCI_Elo type spin default 1320 min 1320 max 2220",

@@ -417,9 +417,9 @@ mod tests {
                 "{fen}"
             );
         }
-        // Five pieces: played on until the capture brings it into the tables.
+        // Five pieces: played on until the capture (Rxb1) brings it into the KRvKR table.
         let record = play(
-            game("8/8/4k3/8/8/3RK3/r7/7R w - - 0 1"),
+            game("8/8/4k3/8/8/4K3/r7/1n5R w - - 0 1"),
             1_000,
             &tt,
             &Settings::default(),
