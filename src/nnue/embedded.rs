@@ -5,9 +5,9 @@ use std::sync::{Arc, OnceLock};
 
 use super::Network;
 
-/// The accepted network's file, or `None` while the hand-crafted evaluation is the
-/// engine's default (see docs/NNUE.md for the record of nets).
-const EMBEDDED: Option<&[u8]> = None;
+/// The accepted network's file (`nets/`; docs/NNUE.md records how each net was made and
+/// the match that accepted it). `None` would make the hand-crafted evaluation the default.
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/n1-h64.nnue"));
 
 /// The built-in network, parsed once; `None` when the build has none.
 pub fn embedded() -> Option<Arc<Network>> {
@@ -23,4 +23,17 @@ pub fn embedded() -> Option<Arc<Network>> {
             })
         })
         .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_network_loads() {
+        let bytes = EMBEDDED.expect("a network is built in");
+        let network = Network::from_bytes(bytes).expect("the built-in network is valid");
+        assert_eq!(network.hidden(), 64);
+        assert!(embedded().is_some());
+    }
 }
