@@ -16,9 +16,10 @@ use cozy_chess::{Board, Color, Move};
 
 use crate::position::Game;
 use crate::rules::{game_end, is_quiet, GameEnd};
+use crate::search::history::HistoryStore;
 use crate::search::score::is_mate;
 use crate::search::tt::TranspositionTable;
-use crate::search::{think_with, Limits, Settings};
+use crate::search::{think_in_game, Limits, Settings};
 use crate::tablebase::Tablebases;
 use crate::viri::{GameResult, ViriGame};
 
@@ -132,7 +133,8 @@ fn viri_score(white_score: i32) -> i16 {
 
 /// Plays `game` out with searches of `soft_nodes` nodes per move on `tt` (cleared first),
 /// with `settings` (the evaluation among them), ending it with the tables' result once it
-/// reaches a position `tablebases` cover.
+/// reaches a position `tablebases` cover. As in a real game, the searches keep their
+/// move-ordering histories from one move to the next (they start empty with the game).
 pub fn play(
     mut game: Game,
     soft_nodes: u64,
@@ -141,6 +143,7 @@ pub fn play(
     tablebases: Option<&Tablebases>,
 ) -> Record {
     tt.clear();
+    let histories = HistoryStore::new();
     let start = game.board.clone();
     let mut moves = Vec::new();
     let mut samples = Vec::new();
@@ -157,7 +160,13 @@ pub fn play(
         if plies >= MAX_PLIES {
             break (Outcome::Draw, Ending::MaxLength);
         }
-        let outcome = think_with(game.clone(), limits(soft_nodes), tt, settings.clone());
+        let outcome = think_in_game(
+            game.clone(),
+            limits(soft_nodes),
+            tt,
+            &histories,
+            settings.clone(),
+        );
         let Some(best) = outcome.best else {
             // Unreachable: positions without moves ended above. Treat as the rules would.
             break (Outcome::Draw, Ending::Stalemate);
