@@ -177,6 +177,10 @@ pub struct Split {
     /// in the order of `held_out`: the reference a network has to beat (see
     /// [`super::reference_loss`]).
     pub held_out_classical: Vec<i16>,
+    /// The built-in network's evaluation of each held-out position (centipawns, side to
+    /// move), in the order of `held_out`; empty when the binary has no network. A new net
+    /// must predict better than the one it would replace.
+    pub held_out_built_in: Vec<i16>,
     pub stats: LoadStats,
 }
 
@@ -187,6 +191,7 @@ impl Split {
         self.held_out.append(&mut other.held_out);
         self.held_out_classical
             .append(&mut other.held_out_classical);
+        self.held_out_built_in.append(&mut other.held_out_built_in);
         self.stats.add(&other.stats);
     }
 }
@@ -218,6 +223,7 @@ pub fn is_held_out(game: &[u8], seed: u64, fraction: f64) -> bool {
 /// Reads every game of `bytes` into records.
 pub fn load_bytes(bytes: &[u8], seed: u64, holdout: f64) -> Result<Split, ViriError> {
     let mut split = Split::default();
+    let built_in = crate::nnue::embedded();
     let mut reader = GameReader::new(bytes);
     loop {
         let start = reader.offset();
@@ -236,9 +242,11 @@ pub fn load_bytes(bytes: &[u8], seed: u64, holdout: f64) -> Result<Split, ViriEr
             if held_out {
                 split.held_out.push(record);
                 let classical = crate::eval::evaluate(&board);
-                split
-                    .held_out_classical
-                    .push(classical.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16);
+                split.held_out_classical.push(clamp_cp(classical));
+                if let Some(net) = &built_in {
+                    let cp = crate::nnue::evaluate_fresh(net, &board);
+                    split.held_out_built_in.push(clamp_cp(cp));
+                }
             } else {
                 split.train.push(record);
             }
@@ -247,6 +255,11 @@ pub fn load_bytes(bytes: &[u8], seed: u64, holdout: f64) -> Result<Split, ViriEr
     split.stats.kept = split.train.len() + split.held_out.len();
     split.stats.held_out = split.held_out.len();
     Ok(split)
+}
+
+/// A centipawn evaluation in 16 bits.
+fn clamp_cp(cp: i32) -> i16 {
+    cp.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16
 }
 
 #[cfg(test)]

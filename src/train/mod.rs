@@ -19,7 +19,9 @@
 //! `--out`, and the float weights to `--out` plus `.ckpt` (`checkpoint.rs`), so a stopped
 //! run leaves the last finished epoch's network; `--init` starts from such a checkpoint
 //! instead of random weights (its hidden size is used). Progress goes to
-//! stderr, with the held-out loss of the best constant prediction as a baseline. A run is
+//! stderr, with the held-out losses of the best constant prediction, the hand-crafted
+//! evaluation and the built-in network as baselines: a new net is worth a match once its
+//! held-out loss is below the built-in network's. A run is
 //! deterministic for a given seed, data and thread count.
 //!
 //! One AdamW step is taken per `--batch` positions, so a small data set needs a smaller
@@ -343,6 +345,12 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
     {
         eprintln!(
             "held-out loss of the hand-crafted evaluation: {:.6} as it is (cp / {SCALE}), {:.6} at its best scale (cp / {:.0})",
+            reference.as_is, reference.best, reference.best_divisor
+        );
+    }
+    if let Some(reference) = reference_loss(&split.held_out, &split.held_out_built_in, config.wdl) {
+        eprintln!(
+            "held-out loss of the built-in network: {:.6} as it is (cp / {SCALE}), {:.6} at its best scale (cp / {:.0})",
             reference.as_is, reference.best, reference.best_divisor
         );
     }

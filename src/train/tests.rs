@@ -330,3 +330,30 @@ fn command_writes_a_loadable_network() {
     assert_eq!(command.config.hidden, 16);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_built_in_network_is_measured_on_every_held_out_position() {
+    let (bytes, _) = random_games(20, 5);
+    // Everything held out, so the held-out positions are the kept ones in game order.
+    let split = load_bytes(&bytes, 7, 1.0).unwrap();
+    let net = crate::nnue::embedded().expect("a network is built in");
+    let mut expected = Vec::new();
+    let mut reader = crate::viri::GameReader::new(&bytes);
+    while let Some(game) = reader.next_game().unwrap() {
+        for (ply, (board, mv, score)) in game.positions().enumerate() {
+            if super::data::keep(&board, mv, score, ply) {
+                expected.push(crate::nnue::evaluate_fresh(&net, &board));
+            }
+        }
+    }
+    assert!(expected.len() > 100);
+    assert_eq!(split.held_out.len(), expected.len());
+    let measured: Vec<i32> = split
+        .held_out_built_in
+        .iter()
+        .map(|&cp| i32::from(cp))
+        .collect();
+    assert_eq!(measured, expected);
+    let reference = super::reference_loss(&split.held_out, &split.held_out_built_in, 0.3);
+    assert!(reference.is_some_and(|r| r.best <= r.as_is));
+}
