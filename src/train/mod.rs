@@ -4,7 +4,7 @@
 //! ```text
 //! cutoff train --data FILE|DIR [--data ...] --out NET [--hidden 128] [--epochs 10]
 //!              [--lr 0.001] [--wdl 0.3] [--holdout 0.05] [--threads all] [--seed 1]
-//!              [--batch 16384] [--init CHECKPOINT] [--mirror]
+//!              [--batch 16384] [--init CHECKPOINT|NET] [--mirror]
 //! ```
 //!
 //! `--data` may be repeated; a directory stands for its `*.viri` files (so unfinished
@@ -17,8 +17,9 @@
 //! to ±1.98 after every step (`optim.rs`); each batch is split across threads
 //! (`parallel.rs`). After every epoch the quantised network (`export.rs`) is written to
 //! `--out`, and the float weights to `--out` plus `.ckpt` (`checkpoint.rs`), so a stopped
-//! run leaves the last finished epoch's network; `--init` starts from such a checkpoint
-//! instead of random weights (its hidden size is used). Progress goes to
+//! run leaves the last finished epoch's network; `--init` starts from such a checkpoint,
+//! or from a network file's weights divided back to floats, instead of random weights
+//! (its hidden size is used). Progress goes to
 //! stderr, with the held-out losses of the best constant prediction, the hand-crafted
 //! evaluation and the built-in network as baselines: a new net is worth a match once its
 //! held-out loss is below the built-in network's. A run is
@@ -42,7 +43,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::cli::CliError;
-use crate::nnue::file::{HIDDEN_RANGE, SCALE};
+use crate::nnue::file::{NetFileError, NetworkParams, HIDDEN_RANGE, SCALE};
 use crate::rng::SplitMix64;
 use crate::viri::ViriError;
 
@@ -96,6 +97,13 @@ pub enum TrainError {
         path: String,
         #[source]
         error: checkpoint::CheckpointError,
+    },
+    /// A network file (`--init`) that cannot be used.
+    #[error("{path}: {error}")]
+    Network {
+        path: String,
+        #[source]
+        error: NetFileError,
     },
     /// No position survived the filter (or none was left for training).
     #[error("no training positions in the data")]
@@ -196,7 +204,7 @@ pub struct Args {
     /// Positions per optimiser step (use 2048 on small data).
     #[arg(long, default_value_t = DEFAULT_BATCH)]
     batch: usize,
-    /// Start from this float checkpoint instead of random weights.
+    /// Start from this float checkpoint or network file instead of random weights.
     #[arg(long)]
     init: Option<String>,
     /// Also train on the left-right mirror of every position without castling rights.
@@ -219,17 +227,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
     let args: Args = crate::cli::parse("train", args)?;
     let defaults = TrainConfig::default();
     let init = match &args.init {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|error| TrainError::Io {
-                path: path.to_string(),
-                error,
-            })?;
-            let net = checkpoint::from_bytes(&bytes).map_err(|error| TrainError::Checkpoint {
-                path: path.to_string(),
-                error,
-            })?;
-            Some(net)
-        }
+        Some(path) => Some(load_init(path)?),
         None => None,
     };
     if let (Some(hidden), Some(net)) = (args.hidden, &init) {
@@ -278,6 +276,27 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         config,
         init,
         mirror: args.mirror,
+    })
+}
+
+/// The starting weights of `--init PATH`: a float checkpoint, or a network file (such as
+/// a built-in net under `nets/`) divided back to floats by [`dequantise`], so that a
+/// network can be trained further on new data.
+fn load_init(path: &str) -> Result<Network, TrainError> {
+    let bytes = std::fs::read(path).map_err(|error| TrainError::Io {
+        path: path.to_string(),
+        error,
+    })?;
+    if bytes.starts_with(&crate::nnue::file::MAGIC) {
+        let params = NetworkParams::from_bytes(&bytes).map_err(|error| TrainError::Network {
+            path: path.to_string(),
+            error,
+        })?;
+        return Ok(dequantise(&params));
+    }
+    checkpoint::from_bytes(&bytes).map_err(|error| TrainError::Checkpoint {
+        path: path.to_string(),
+        error,
     })
 }
 

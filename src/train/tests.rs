@@ -328,6 +328,21 @@ fn command_writes_a_loadable_network() {
     let command = super::parse_args(&resumed).unwrap();
     assert_eq!(command.init.as_ref(), Some(&net));
     assert_eq!(command.config.hidden, 16);
+    // So can a network file: its integers divided back to floats.
+    let last = resumed.len() - 1;
+    resumed[last] = out.display().to_string();
+    let command = super::parse_args(&resumed).unwrap();
+    assert_eq!(command.init.as_ref(), Some(&dequantise(&params)));
+    // A damaged network file is refused with the file's own error.
+    let damaged = dir.join("damaged.nnue");
+    let bytes = std::fs::read(&out).unwrap();
+    std::fs::write(&damaged, &bytes[..bytes.len() - 1]).unwrap();
+    resumed[last] = damaged.display().to_string();
+    let error = super::parse_args(&resumed).unwrap_err();
+    assert!(
+        matches!(error, super::TrainError::Network { .. }),
+        "{error}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
