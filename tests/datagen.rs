@@ -170,10 +170,11 @@ fn datagen_plays_with_the_network_it_is_given() {
     };
     let params = NetworkParams {
         hidden: 16,
+        buckets: 1,
         feature_weights: values(INPUTS * 16, 200),
         feature_bias: values(16, 200),
         output_weights: values(32, 127),
-        output_bias: 0,
+        output_bias: vec![0],
     };
     let net = dir.join("random.nnue");
     std::fs::write(&net, params.to_bytes()).unwrap();

@@ -13,7 +13,8 @@ use cutoff::rng::SplitMix64;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A network with random weights in the trainer's ranges, as file bytes.
+/// A network with random weights in the trainer's ranges and 8 output buckets, as file
+/// bytes.
 fn random_network_bytes(hidden: usize, seed: u64) -> Vec<u8> {
     let mut rng = SplitMix64::new(seed);
     let mut values = |n: usize, range: i32| -> Vec<i16> {
@@ -21,12 +22,14 @@ fn random_network_bytes(hidden: usize, seed: u64) -> Vec<u8> {
             .map(|_| (rng.below(2 * range as usize + 1) as i32 - range) as i16)
             .collect()
     };
+    let buckets = 8;
     NetworkParams {
         hidden,
+        buckets,
         feature_weights: values(INPUTS * hidden, 200),
         feature_bias: values(hidden, 200),
-        output_weights: values(2 * hidden, 127),
-        output_bias: 0,
+        output_weights: values(buckets * 2 * hidden, 127),
+        output_bias: vec![0; buckets],
     }
     .to_bytes()
 }

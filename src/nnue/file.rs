@@ -4,25 +4,30 @@
 //! Architecture: 768 inputs (colour × piece × square, from each side's view; see
 //! [`feature_index`]) → `hidden` units per perspective with shared weights, SCReLU
 //! (clamp to [0, 1], squared), the two perspectives concatenated side to move first →
-//! one output, the evaluation in units of [`SCALE`] centipawns.
+//! one output, the evaluation in units of [`SCALE`] centipawns. The output layer may come
+//! in `B` buckets chosen by the number of pieces on the board ([`output_bucket`]), so that
+//! the middlegame and the endgame weigh the same hidden features differently.
 //!
 //! Layout, all integers little-endian:
 //!
 //! | bytes            | field                                                          |
 //! |------------------|----------------------------------------------------------------|
 //! | 8                | magic `CUTOFFNN`                                               |
-//! | 4 (u32)          | format version, [`VERSION`]                                    |
+//! | 4 (u32)          | format version, [`VERSION`] (version 1, without the bucket     |
+//! |                  | count, is still read, as one bucket)                           |
 //! | 4 (u32)          | hidden size `H` (a multiple of 16, 16..=2048)                  |
 //! | 4 (u32) × 3      | QA, QB, SCALE (must equal [`QA`], [`QB`], [`SCALE`])           |
+//! | 4 (u32)          | output buckets `B` (1, 2, 4 or 8); absent in version 1         |
 //! | 768·H (i16)      | feature weights, feature-major: `w[feature * H + unit]`, × QA  |
 //! | H (i16)          | feature biases, × QA                                           |
-//! | 2·H (i16)        | output weights, side to move's H first, × QB                   |
-//! | 4 (i32)          | output bias, × QA·QB                                           |
+//! | B·2·H (i16)      | output weights, bucket by bucket, each the side to move's H    |
+//! |                  | first, × QB                                                    |
+//! | B·4 (i32)        | output biases, one per bucket, × QA·QB                         |
 //! | 8 (u64)          | FNV-1a 64 of every byte before it                              |
 //!
-//! Integer evaluation: `acc = bias + Σ w[f]` per perspective (i16);
-//! `sum = Σ clamp(acc, 0, QA)² · out_w` over both halves (i32); then
-//! `eval = (sum / QA + out_bias) · SCALE / (QA · QB)` centipawns for the side to move.
+//! Integer evaluation: `acc = bias + Σ w[f]` per perspective (i16); with `b` the bucket
+//! of the position, `sum = Σ clamp(acc, 0, QA)² · out_w[b]` over both halves (i32); then
+//! `eval = (sum / QA + out_bias[b]) · SCALE / (QA · QB)` centipawns for the side to move.
 //! The trainer clips weights to ±[`WEIGHT_CLIP`] so that `clamp(acc) · out_w` fits in i16.
 
 use std::fmt;
@@ -32,7 +37,9 @@ use cozy_chess::{Color, Piece, Square};
 /// The magic bytes at the start of every network file.
 pub const MAGIC: [u8; 8] = *b"CUTOFFNN";
 /// The version of the layout this build reads and writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// The bucket counts a file may declare.
+pub const BUCKET_COUNTS: [usize; 4] = [1, 2, 4, 8];
 /// Inputs per perspective: 2 colours × 6 pieces × 64 squares.
 pub const INPUTS: usize = 768;
 /// Quantisation of the feature layer (activations are clamped to [0, QA]).
@@ -46,7 +53,18 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 /// The smallest and largest hidden sizes a file may declare.
 pub const HIDDEN_RANGE: std::ops::RangeInclusive<usize> = 16..=2048;
 
-const HEADER_BYTES: usize = 8 + 4 * 5;
+/// The header of a version 1 file (no bucket count).
+const HEADER_BYTES_V1: usize = 8 + 4 * 5;
+/// The header of a current file.
+const HEADER_BYTES: usize = HEADER_BYTES_V1 + 4;
+
+/// The output bucket of a position with `pieces` pieces (kings included, 2..=32) in a
+/// network of `buckets` buckets: the 2..=32 pieces cut into `buckets` equal bands, so that
+/// with 8 buckets 2-5 pieces use bucket 0 and 30-32 bucket 7.
+#[inline(always)]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / 32).min(buckets - 1)
+}
 
 /// The input index of `piece` of `color` on `square`, seen from `perspective`: the side's
 /// own pieces first, and the board mirrored vertically for Black.
@@ -63,13 +81,16 @@ pub fn feature_index(perspective: Color, color: Color, piece: Piece, square: Squ
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NetworkParams {
     pub hidden: usize,
+    /// Output buckets, one of [`BUCKET_COUNTS`].
+    pub buckets: usize,
     /// `INPUTS × hidden`, feature-major.
     pub feature_weights: Vec<i16>,
     /// `hidden`.
     pub feature_bias: Vec<i16>,
-    /// `2 × hidden`: the side to move's half, then the other side's.
+    /// `buckets × 2 × hidden`: per bucket the side to move's half, then the other side's.
     pub output_weights: Vec<i16>,
-    pub output_bias: i32,
+    /// `buckets`.
+    pub output_bias: Vec<i32>,
 }
 
 /// Why a network file was refused.
@@ -81,6 +102,8 @@ pub enum NetFileError {
     Version(u32),
     /// A hidden size outside [`HIDDEN_RANGE`] or not a multiple of 16.
     Hidden(u32),
+    /// A bucket count not in [`BUCKET_COUNTS`].
+    Buckets(u32),
     /// Quantisation constants other than this build's.
     Quantisation { qa: u32, qb: u32, scale: u32 },
     /// The file is shorter or longer than its header says.
@@ -94,7 +117,10 @@ impl fmt::Display for NetFileError {
         match self {
             NetFileError::NotANetwork => write!(f, "not a Cutoff network file (bad magic)"),
             NetFileError::Version(v) => {
-                write!(f, "network format version {v}, this build reads {VERSION}")
+                write!(
+                    f,
+                    "network format version {v}, this build reads 1..={VERSION}"
+                )
             }
             NetFileError::Hidden(h) => write!(
                 f,
@@ -102,6 +128,9 @@ impl fmt::Display for NetFileError {
                 HIDDEN_RANGE.start(),
                 HIDDEN_RANGE.end()
             ),
+            NetFileError::Buckets(b) => {
+                write!(f, "{b} output buckets, this build reads {BUCKET_COUNTS:?}")
+            }
             NetFileError::Quantisation { qa, qb, scale } => write!(
                 f,
                 "quantisation QA {qa} QB {qb} SCALE {scale}, this build uses {QA} {QB} {SCALE}"
@@ -124,15 +153,20 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The size of a file with `hidden` units.
-pub fn file_size(hidden: usize) -> usize {
-    HEADER_BYTES + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 8
+/// The size of a current file with `hidden` units and `buckets` output buckets.
+pub fn file_size(hidden: usize, buckets: usize) -> usize {
+    HEADER_BYTES + body_size(hidden, buckets)
+}
+
+/// The bytes after the header: weights, biases and checksum.
+fn body_size(hidden: usize, buckets: usize) -> usize {
+    2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + 8
 }
 
 impl NetworkParams {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_size(self.hidden));
+        let mut out = Vec::with_capacity(file_size(self.hidden, self.buckets));
         out.extend_from_slice(&MAGIC);
         for word in [
             VERSION,
@@ -140,6 +174,7 @@ impl NetworkParams {
             QA as u32,
             QB as u32,
             SCALE as u32,
+            self.buckets as u32,
         ] {
             out.extend_from_slice(&word.to_le_bytes());
         }
@@ -152,7 +187,9 @@ impl NetworkParams {
                 out.extend_from_slice(&v.to_le_bytes());
             }
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for bias in &self.output_bias {
+            out.extend_from_slice(&bias.to_le_bytes());
+        }
         let checksum = fnv1a(&out);
         out.extend_from_slice(&checksum.to_le_bytes());
         out
@@ -160,7 +197,7 @@ impl NetworkParams {
 
     /// Reads a file, checking magic, version, sizes, quantisation and checksum.
     pub fn from_bytes(bytes: &[u8]) -> Result<NetworkParams, NetFileError> {
-        if bytes.len() < HEADER_BYTES || bytes[..8] != MAGIC {
+        if bytes.len() < HEADER_BYTES_V1 || bytes[..8] != MAGIC {
             return Err(NetFileError::NotANetwork);
         }
         let word = |i: usize| {
@@ -168,7 +205,7 @@ impl NetworkParams {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
         let version = word(0);
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetFileError::Version(version));
         }
         let hidden = word(1);
@@ -179,8 +216,21 @@ impl NetworkParams {
         if (qa, qb, scale) != (QA as u32, QB as u32, SCALE as u32) {
             return Err(NetFileError::Quantisation { qa, qb, scale });
         }
-        let hidden = hidden as usize;
-        let expected = file_size(hidden);
+        let (header, buckets) = match version {
+            1 => (HEADER_BYTES_V1, 1),
+            _ if bytes.len() < HEADER_BYTES => {
+                return Err(NetFileError::Size {
+                    expected: HEADER_BYTES,
+                    found: bytes.len(),
+                })
+            }
+            _ => (HEADER_BYTES, word(5)),
+        };
+        if !BUCKET_COUNTS.contains(&(buckets as usize)) {
+            return Err(NetFileError::Buckets(buckets));
+        }
+        let (hidden, buckets) = (hidden as usize, buckets as usize);
+        let expected = header + body_size(hidden, buckets);
         if bytes.len() != expected {
             return Err(NetFileError::Size {
                 expected,
@@ -193,7 +243,7 @@ impl NetworkParams {
         if fnv1a(&bytes[..body_end]) != u64::from_le_bytes(checksum) {
             return Err(NetFileError::Checksum);
         }
-        let mut at = HEADER_BYTES;
+        let mut at = header;
         let mut take = |count: usize| -> Vec<i16> {
             let values = bytes[at..at + 2 * count]
                 .chunks_exact(2)
@@ -204,15 +254,14 @@ impl NetworkParams {
         };
         let feature_weights = take(INPUTS * hidden);
         let feature_bias = take(hidden);
-        let output_weights = take(2 * hidden);
-        let output_bias = i32::from_le_bytes([
-            bytes[body_end - 4],
-            bytes[body_end - 3],
-            bytes[body_end - 2],
-            bytes[body_end - 1],
-        ]);
+        let output_weights = take(buckets * 2 * hidden);
+        let output_bias = bytes[body_end - 4 * buckets..body_end]
+            .chunks_exact(4)
+            .map(|word| i32::from_le_bytes([word[0], word[1], word[2], word[3]]))
+            .collect();
         Ok(NetworkParams {
             hidden,
+            buckets,
             feature_weights,
             feature_bias,
             output_weights,
@@ -226,30 +275,67 @@ mod tests {
     use super::*;
     use crate::rng::SplitMix64;
 
-    fn random_params(hidden: usize, seed: u64) -> NetworkParams {
+    fn random_params(hidden: usize, buckets: usize, seed: u64) -> NetworkParams {
         let mut rng = SplitMix64::new(seed);
         let mut values =
             |n: usize| -> Vec<i16> { (0..n).map(|_| rng.below(1001) as i16 - 500).collect() };
         NetworkParams {
             hidden,
+            buckets,
             feature_weights: values(INPUTS * hidden),
             feature_bias: values(hidden),
-            output_weights: values(2 * hidden),
-            output_bias: -123_456,
+            output_weights: values(buckets * 2 * hidden),
+            output_bias: (0..buckets as i32).map(|b| b * 1000 - 123_456).collect(),
         }
     }
 
     #[test]
     fn export_then_load_is_exact() {
-        let params = random_params(32, 1);
-        let bytes = params.to_bytes();
-        assert_eq!(bytes.len(), file_size(32));
-        assert_eq!(NetworkParams::from_bytes(&bytes), Ok(params));
+        for buckets in BUCKET_COUNTS {
+            let params = random_params(32, buckets, 1);
+            let bytes = params.to_bytes();
+            assert_eq!(bytes.len(), file_size(32, buckets));
+            assert_eq!(NetworkParams::from_bytes(&bytes), Ok(params));
+        }
+    }
+
+    /// A version 1 file: the current layout without the bucket count, one bucket.
+    fn version_1_bytes(params: &NetworkParams) -> Vec<u8> {
+        assert_eq!(params.buckets, 1);
+        let current = params.to_bytes();
+        let mut old = current[..8].to_vec();
+        old.extend_from_slice(&1u32.to_le_bytes());
+        old.extend_from_slice(&current[12..HEADER_BYTES_V1]);
+        old.extend_from_slice(&current[HEADER_BYTES..current.len() - 8]);
+        let checksum = fnv1a(&old);
+        old.extend_from_slice(&checksum.to_le_bytes());
+        old
+    }
+
+    #[test]
+    fn version_1_files_load_as_one_bucket() {
+        let params = random_params(16, 1, 5);
+        let old = version_1_bytes(&params);
+        assert_eq!(old.len(), file_size(16, 1) - 4);
+        assert_eq!(NetworkParams::from_bytes(&old), Ok(params));
+    }
+
+    #[test]
+    fn buckets_cut_the_piece_counts_into_equal_bands() {
+        let eight: Vec<usize> = (2..=32).map(|p| output_bucket(p, 8)).collect();
+        assert_eq!(&eight[..5], [0, 0, 0, 0, 1]);
+        assert_eq!(&eight[eight.len() - 4..], [6, 7, 7, 7]);
+        assert!(eight.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        for buckets in BUCKET_COUNTS {
+            assert_eq!(output_bucket(2, buckets), 0);
+            assert_eq!(output_bucket(32, buckets), buckets - 1);
+        }
+        assert!((2..=32).all(|p| output_bucket(p, 1) == 0));
     }
 
     #[test]
     fn damaged_and_foreign_files_are_refused() {
-        let bytes = random_params(16, 2).to_bytes();
+        let bytes = random_params(16, 8, 2).to_bytes();
         let load = |b: &[u8]| NetworkParams::from_bytes(b).unwrap_err();
         assert_eq!(
             load(b"NNUE and some other engine's bytes"),
@@ -268,11 +354,19 @@ mod tests {
         let mut hidden = bytes.clone();
         hidden[12] = 17;
         assert_eq!(load(&hidden), NetFileError::Hidden(17));
-        let mut qa = bytes;
+        let mut qa = bytes.clone();
         qa[16] = 1;
         assert!(matches!(
             load(&qa),
             NetFileError::Quantisation { qa: 1, .. }
+        ));
+        let mut buckets = bytes.clone();
+        buckets[28] = 3;
+        assert_eq!(load(&buckets), NetFileError::Buckets(3));
+        // A version 2 header cut short is refused, not read past.
+        assert!(matches!(
+            load(&bytes[..HEADER_BYTES - 1]),
+            NetFileError::Size { .. }
         ));
     }
 

@@ -4,7 +4,9 @@
 
 use cozy_chess::{Board, Color};
 
-use super::file::{feature_index, NetFileError, NetworkParams, INPUTS, QA, QB, SCALE};
+use super::file::{
+    feature_index, output_bucket, NetFileError, NetworkParams, BUCKET_COUNTS, INPUTS, QA, QB, SCALE,
+};
 use super::simd::{self, Backend, Chunk, CHUNK};
 
 /// A loaded network: parameters in aligned chunks, and the backend that runs it.
@@ -14,9 +16,11 @@ pub struct Network {
     /// `INPUTS` rows of `hidden / 16` chunks, feature-major.
     feature_weights: Vec<Chunk>,
     feature_bias: Vec<Chunk>,
-    /// The side to move's `hidden / 16` chunks, then the other side's.
+    /// Per output bucket, the side to move's `hidden / 16` chunks, then the other side's.
     output_weights: Vec<Chunk>,
-    output_bias: i32,
+    /// One per output bucket.
+    output_bias: Vec<i32>,
+    buckets: usize,
     /// Every output weight is within ±128, so the AVX2 output kernel is exact.
     lizard: bool,
     backend: Backend,
@@ -44,10 +48,17 @@ impl Network {
                 u32::try_from(hidden).unwrap_or(u32::MAX),
             ));
         }
+        let buckets = params.buckets;
+        if !BUCKET_COUNTS.contains(&buckets) {
+            return Err(NetFileError::Buckets(
+                u32::try_from(buckets).unwrap_or(u32::MAX),
+            ));
+        }
         let lengths = [
             (params.feature_weights.len(), INPUTS * hidden),
             (params.feature_bias.len(), hidden),
-            (params.output_weights.len(), 2 * hidden),
+            (params.output_weights.len(), buckets * 2 * hidden),
+            (params.output_bias.len(), buckets),
         ];
         if let Some(&(found, expected)) = lengths.iter().find(|(found, want)| found != want) {
             return Err(NetFileError::Size { expected, found });
@@ -57,7 +68,8 @@ impl Network {
             feature_weights: chunks(&params.feature_weights),
             feature_bias: chunks(&params.feature_bias),
             output_weights: chunks(&params.output_weights),
-            output_bias: params.output_bias,
+            output_bias: params.output_bias.clone(),
+            buckets,
             lizard: params
                 .output_weights
                 .iter()
@@ -74,6 +86,11 @@ impl Network {
     /// Hidden units per perspective.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Output buckets (see `file::output_bucket`).
+    pub fn buckets(&self) -> usize {
+        self.buckets
     }
 
     /// The backend that runs this network.
@@ -126,19 +143,27 @@ impl Network {
         simd::refresh(backend, acc, self.bias(), &rows);
     }
 
-    /// The evaluation in centipawns for the side to move, from its accumulator `us` and the
-    /// other side's `them`.
+    /// The evaluation in centipawns for the side to move of a position with `pieces`
+    /// pieces, from its accumulator `us` and the other side's `them`.
     #[inline(always)]
-    pub(crate) fn output(&self, backend: Backend, us: &[Chunk], them: &[Chunk]) -> i32 {
+    pub(crate) fn output(
+        &self,
+        backend: Backend,
+        pieces: usize,
+        us: &[Chunk],
+        them: &[Chunk],
+    ) -> i32 {
         let n = self.chunks();
-        let (w_us, w_them) = self.output_weights.split_at(n);
+        let bucket = output_bucket(pieces, self.buckets);
+        let weights = &self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n];
+        let (w_us, w_them) = weights.split_at(n);
         let sum = simd::screlu_dot(backend, self.lizard, us, w_us).wrapping_add(simd::screlu_dot(
             backend,
             self.lizard,
             them,
             w_them,
         ));
-        scale_output(sum, self.output_bias)
+        scale_output(sum, self.output_bias[bucket])
     }
 }
 
@@ -159,5 +184,5 @@ pub fn evaluate_fresh(net: &Network, board: &Board) -> i32 {
     let stm = board.side_to_move();
     net.refresh(Backend::Scalar, board, stm, &mut us);
     net.refresh(Backend::Scalar, board, !stm, &mut them);
-    net.output(Backend::Scalar, &us, &them)
+    net.output(Backend::Scalar, board.occupied().len() as usize, &us, &them)
 }

@@ -93,7 +93,8 @@ impl NnueStack {
     }
 
     /// The evaluation of the current ply's position `board`, in centipawns for its side
-    /// to move. `board` gives only the side to move; the pieces come from the deltas.
+    /// to move. `board` gives only the side to move and the piece count (the output
+    /// bucket); the pieces' places come from the deltas.
     pub fn evaluate(&mut self, board: &Board) -> i32 {
         let stm = board.side_to_move();
         debug_assert_eq!(
@@ -111,7 +112,12 @@ impl NnueStack {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        self.net.output(self.net.backend(), us, them)
+        self.net.output(
+            self.net.backend(),
+            board.occupied().len() as usize,
+            us,
+            them,
+        )
     }
 
     /// Switches to `net` (the UCI option EvalFile), keeping the current line: the root is

@@ -8,7 +8,9 @@ use std::time::Instant;
 
 use cozy_chess::{Board, BoardBuilder, Color, Move, Square};
 
-use super::file::{feature_index, NetFileError, NetworkParams, INPUTS, QA, QB, SCALE};
+use super::file::{
+    feature_index, output_bucket, NetFileError, NetworkParams, INPUTS, QA, QB, SCALE,
+};
 use super::simd::{self, Backend, Chunk};
 use super::{evaluate_fresh, Network, NnueStack, STACK_PLIES};
 use crate::moves::MoveDelta;
@@ -18,26 +20,32 @@ use crate::rng::SplitMix64;
 /// Feature weights of a trained net stay within ±1.98 · QA; output weights within ±127.
 const FEATURE_RANGE: i32 = 504;
 const OUTPUT_RANGE: i32 = 127;
+/// Output buckets of the random networks.
+const BUCKETS: usize = 8;
 
 fn uniform(rng: &mut SplitMix64, range: i32) -> i16 {
     (rng.below(2 * range as usize + 1) as i32 - range) as i16
 }
 
-/// Random parameters: feature weights and biases within ±`feature_range`, output weights
-/// within ±`output_range`.
+/// Random parameters with 8 output buckets (the built-in net's tests cover one bucket):
+/// feature weights and biases within ±`feature_range`, output weights within
+/// ±`output_range`.
 fn random_params(hidden: usize, seed: u64, feature_range: i32, output_range: i32) -> NetworkParams {
     let mut rng = SplitMix64::new(seed);
     let mut values =
         |n: usize, range: i32| -> Vec<i16> { (0..n).map(|_| uniform(&mut rng, range)).collect() };
     let feature_weights = values(INPUTS * hidden, feature_range);
     let feature_bias = values(hidden, feature_range);
-    let output_weights = values(2 * hidden, output_range);
+    let output_weights = values(BUCKETS * 2 * hidden, output_range);
     NetworkParams {
         hidden,
+        buckets: BUCKETS,
         feature_weights,
         feature_bias,
         output_weights,
-        output_bias: (seed as i32 % 40_000) - 20_000,
+        output_bias: (0..BUCKETS as i32)
+            .map(|b| (seed as i32 % 40_000) - 20_000 + 3_000 * b)
+            .collect(),
     }
 }
 
@@ -64,6 +72,9 @@ fn backends() -> Vec<Backend> {
 fn formula(params: &NetworkParams, board: &Board) -> i32 {
     let h = params.hidden;
     let stm = board.side_to_move();
+    let pieces = board.occupied().len() as usize;
+    let bucket = output_bucket(pieces, params.buckets);
+    let output_weights = &params.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
     let mut sum = 0i64;
     for (half, perspective) in [stm, !stm].into_iter().enumerate() {
         let mut acc: Vec<i64> = params.feature_bias.iter().map(|&b| i64::from(b)).collect();
@@ -78,16 +89,13 @@ fn formula(params: &NetworkParams, board: &Board) -> i32 {
                 *a += i64::from(w);
             }
         }
-        for (a, &w) in acc
-            .iter()
-            .zip(&params.output_weights[half * h..(half + 1) * h])
-        {
+        for (a, &w) in acc.iter().zip(&output_weights[half * h..(half + 1) * h]) {
             let v = (*a).clamp(0, i64::from(QA));
             sum += v * v * i64::from(w);
         }
     }
     let sum = i32::try_from(sum).expect("realistic weights keep the sum within i32");
-    let cp = (i64::from(sum / QA) + i64::from(params.output_bias)) * i64::from(SCALE)
+    let cp = (i64::from(sum / QA) + i64::from(params.output_bias[bucket])) * i64::from(SCALE)
         / i64::from(QA * QB);
     i32::try_from(cp).expect("centipawns fit in i32")
 }
@@ -446,6 +454,18 @@ fn loads_from_bytes_and_refuses_bad_parameters() {
         Network::from_params(&odd).unwrap_err(),
         NetFileError::Hidden(24)
     );
+    let mut buckets = params.clone();
+    buckets.buckets = 3;
+    assert_eq!(
+        Network::from_params(&buckets).unwrap_err(),
+        NetFileError::Buckets(3)
+    );
+    let mut biases = params.clone();
+    biases.output_bias.pop();
+    assert!(matches!(
+        Network::from_params(&biases),
+        Err(NetFileError::Size { .. })
+    ));
     let mut short = params;
     short.feature_bias.pop();
     assert!(matches!(

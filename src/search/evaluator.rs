@@ -93,12 +93,14 @@ mod tests {
                 .map(|_| (rng.below(2 * range + 1) as i32 - range as i32) as i16)
                 .collect()
         };
+        let buckets = 8;
         let params = NetworkParams {
             hidden,
+            buckets,
             feature_weights: values(INPUTS * hidden, 120),
             feature_bias: values(hidden, 120),
-            output_weights: values(2 * hidden, 127),
-            output_bias: 1000,
+            output_weights: values(buckets * 2 * hidden, 127),
+            output_bias: (0..buckets as i32).map(|b| 1000 - 300 * b).collect(),
         };
         Arc::new(Network::from_bytes(&params.to_bytes()).unwrap())
     }

@@ -2,16 +2,19 @@
 //! from another run's result (`--init`). Only the weights are kept, not the optimiser's
 //! moments: a run started from a checkpoint is a new run with its own schedule.
 //!
-//! Layout, little-endian: magic `CUTOFFF32` (9 bytes), hidden size (u32), then every
-//! parameter of [`Network`] in its flat order (f32).
+//! Layout, little-endian: magic `CUTOFFCK2` (9 bytes), hidden size (u32), output buckets
+//! (u32), then every parameter of [`Network`] in its flat order (f32). The first
+//! checkpoints (magic `CUTOFFF32`, no bucket count) are still read, as one bucket.
 
 use std::fmt;
 
 use super::model::Network;
-use crate::nnue::file::HIDDEN_RANGE;
+use crate::nnue::file::{BUCKET_COUNTS, HIDDEN_RANGE};
 
 /// The magic bytes at the start of a checkpoint.
-pub const MAGIC: [u8; 9] = *b"CUTOFFF32";
+pub const MAGIC: [u8; 9] = *b"CUTOFFCK2";
+/// The magic of the first checkpoints: one output bucket, no bucket count.
+const MAGIC_ONE_BUCKET: [u8; 9] = *b"CUTOFFF32";
 
 /// Why a checkpoint was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +23,8 @@ pub enum CheckpointError {
     NotACheckpoint,
     /// A hidden size outside the file format's range or not a multiple of 16.
     Hidden(u32),
+    /// A bucket count the network file cannot hold.
+    Buckets(u32),
     /// The size does not match the hidden size.
     Size { expected: usize, found: usize },
 }
@@ -29,6 +34,7 @@ impl fmt::Display for CheckpointError {
         match self {
             CheckpointError::NotACheckpoint => write!(f, "not a Cutoff float checkpoint"),
             CheckpointError::Hidden(h) => write!(f, "checkpoint hidden size {h} is not valid"),
+            CheckpointError::Buckets(b) => write!(f, "checkpoint has {b} output buckets"),
             CheckpointError::Size { expected, found } => write!(
                 f,
                 "checkpoint is {found} bytes, its header says {expected} (truncated or damaged)"
@@ -41,9 +47,10 @@ impl std::error::Error for CheckpointError {}
 
 /// The checkpoint bytes of `net`.
 pub fn to_bytes(net: &Network) -> Vec<u8> {
-    let mut out = Vec::with_capacity(MAGIC.len() + 4 + 4 * net.params.len());
+    let mut out = Vec::with_capacity(MAGIC.len() + 8 + 4 * net.params.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&(net.hidden() as u32).to_le_bytes());
+    out.extend_from_slice(&(net.buckets() as u32).to_le_bytes());
     for p in &net.params {
         out.extend_from_slice(&p.to_le_bytes());
     }
@@ -52,18 +59,26 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
 
 /// The network of checkpoint `bytes`.
 pub fn from_bytes(bytes: &[u8]) -> Result<Network, CheckpointError> {
-    let header = MAGIC.len() + 4;
-    if bytes.len() < header || bytes[..MAGIC.len()] != MAGIC {
+    let word = |at: usize| -> Option<u32> {
+        let b = bytes.get(at..at + 4)?;
+        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let (header, buckets) = match bytes.get(..MAGIC.len()) {
+        Some(magic) if magic == MAGIC => (MAGIC.len() + 8, word(MAGIC.len() + 4)),
+        Some(magic) if magic == MAGIC_ONE_BUCKET => (MAGIC.len() + 4, Some(1)),
+        _ => return Err(CheckpointError::NotACheckpoint),
+    };
+    let (Some(hidden), Some(buckets)) = (word(MAGIC.len()), buckets) else {
         return Err(CheckpointError::NotACheckpoint);
-    }
-    let mut word = [0u8; 4];
-    word.copy_from_slice(&bytes[MAGIC.len()..header]);
-    let hidden = u32::from_le_bytes(word);
+    };
     if !HIDDEN_RANGE.contains(&(hidden as usize)) || !hidden.is_multiple_of(16) {
         return Err(CheckpointError::Hidden(hidden));
     }
-    let hidden = hidden as usize;
-    let expected = header + 4 * Network::param_count(hidden);
+    if !BUCKET_COUNTS.contains(&(buckets as usize)) {
+        return Err(CheckpointError::Buckets(buckets));
+    }
+    let (hidden, buckets) = (hidden as usize, buckets as usize);
+    let expected = header + 4 * Network::param_count(hidden, buckets);
     if bytes.len() != expected {
         return Err(CheckpointError::Size {
             expected,
@@ -74,7 +89,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, CheckpointError> {
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
-    Ok(Network::from_params(hidden, params))
+    Ok(Network::from_params(hidden, buckets, params))
 }
 
 #[cfg(test)]
@@ -83,9 +98,22 @@ mod tests {
 
     #[test]
     fn round_trip_is_exact_and_damage_is_refused() {
-        let net = Network::new(32, 4);
+        let net = Network::new(32, 8, 4);
         let bytes = to_bytes(&net);
-        assert_eq!(from_bytes(&bytes), Ok(net));
+        assert_eq!(from_bytes(&bytes), Ok(net.clone()));
+        // A first-format checkpoint: one bucket, no count.
+        let one = Network::new(16, 1, 5);
+        let mut old = MAGIC_ONE_BUCKET.to_vec();
+        old.extend_from_slice(&16u32.to_le_bytes());
+        old.extend(one.params.iter().flat_map(|p| p.to_le_bytes()));
+        assert_eq!(from_bytes(&old), Ok(one));
+        assert_eq!(
+            from_bytes(&bytes[..12]),
+            Err(CheckpointError::NotACheckpoint)
+        );
+        let mut buckets = bytes.clone();
+        buckets[13] = 3;
+        assert_eq!(from_bytes(&buckets), Err(CheckpointError::Buckets(3)));
         assert!(matches!(
             from_bytes(&bytes[..bytes.len() - 4]),
             Err(CheckpointError::Size { .. })

@@ -6,7 +6,7 @@ use super::model::Network;
 use crate::nnue::file::{NetworkParams, QA, QB};
 
 /// The quantised parameters of `net`: feature weights and biases × QA, output weights × QB
-/// (as i16), output bias × QA·QB (as i32), each rounded to the nearest integer. The
+/// (as i16), output biases × QA·QB (as i32), each rounded to the nearest integer. The
 /// trainer's clipping keeps every weight within ±1.98, so nothing saturates.
 pub fn quantise(net: &Network) -> NetworkParams {
     let to_i16 = |values: &[f32], factor: i32| -> Vec<i16> {
@@ -17,10 +17,15 @@ pub fn quantise(net: &Network) -> NetworkParams {
     };
     NetworkParams {
         hidden: net.hidden(),
+        buckets: net.buckets(),
         feature_weights: to_i16(net.feature_weights(), QA),
         feature_bias: to_i16(net.feature_bias(), QA),
         output_weights: to_i16(net.output_weights(), QB),
-        output_bias: (f64::from(net.output_bias()) * f64::from(QA * QB)).round() as i32,
+        output_bias: net
+            .output_bias()
+            .iter()
+            .map(|&b| (f64::from(b) * f64::from(QA * QB)).round() as i32)
+            .collect(),
     }
 }
 
@@ -34,7 +39,7 @@ pub fn export_bytes(net: &Network) -> Vec<u8> {
 /// up to the integer evaluator's truncations. A starting point for fine-tuning a file.
 pub fn dequantise(params: &NetworkParams) -> Network {
     let h = params.hidden;
-    let mut values = Vec::with_capacity(Network::param_count(h));
+    let mut values = Vec::with_capacity(Network::param_count(h, params.buckets));
     let scaled = |values: &[i16], factor: i32| -> Vec<f32> {
         values
             .iter()
@@ -44,6 +49,11 @@ pub fn dequantise(params: &NetworkParams) -> Network {
     values.extend(scaled(&params.feature_weights, QA));
     values.extend(scaled(&params.feature_bias, QA));
     values.extend(scaled(&params.output_weights, QB));
-    values.push((f64::from(params.output_bias) / f64::from(QA * QB)) as f32);
-    Network::from_params(h, values)
+    values.extend(
+        params
+            .output_bias
+            .iter()
+            .map(|&b| (f64::from(b) / f64::from(QA * QB)) as f32),
+    );
+    Network::from_params(h, params.buckets, values)
 }

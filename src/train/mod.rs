@@ -4,7 +4,7 @@
 //! ```text
 //! cutoff train --data FILE|DIR [--data ...] --out NET [--hidden 128] [--epochs 10]
 //!              [--lr 0.001] [--wdl 0.3] [--holdout 0.05] [--threads all] [--seed 1]
-//!              [--batch 16384] [--init CHECKPOINT|NET] [--mirror]
+//!              [--batch 16384] [--buckets 1] [--init CHECKPOINT|NET] [--mirror]
 //! ```
 //!
 //! `--data` may be repeated; a directory stands for its `*.viri` files (so unfinished
@@ -43,7 +43,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::cli::CliError;
-use crate::nnue::file::{NetFileError, NetworkParams, HIDDEN_RANGE, SCALE};
+use crate::nnue::file::{NetFileError, NetworkParams, BUCKET_COUNTS, HIDDEN_RANGE, SCALE};
 use crate::rng::SplitMix64;
 use crate::viri::ViriError;
 
@@ -114,6 +114,8 @@ pub enum TrainError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrainConfig {
     pub hidden: usize,
+    /// Output buckets (`file::output_bucket`).
+    pub buckets: usize,
     pub epochs: usize,
     pub lr: f32,
     pub wdl: f32,
@@ -126,6 +128,7 @@ impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
             hidden: DEFAULT_HIDDEN,
+            buckets: 1,
             epochs: DEFAULT_EPOCHS,
             lr: DEFAULT_LR,
             wdl: DEFAULT_WDL,
@@ -183,6 +186,10 @@ pub struct Args {
     /// Hidden units per perspective, a multiple of 16 [default: 128, or the checkpoint's].
     #[arg(long)]
     hidden: Option<usize>,
+    /// Output buckets by piece count: 1, 2, 4 or 8 [default: 1, or the --init net's; a
+    /// one-bucket --init net is copied into every bucket].
+    #[arg(long)]
+    buckets: Option<usize>,
     /// Passes over the data.
     #[arg(long, default_value_t = DEFAULT_EPOCHS)]
     epochs: usize,
@@ -226,17 +233,37 @@ pub fn main(args: &[String]) -> Result<(), TrainError> {
 pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
     let args: Args = crate::cli::parse("train", args)?;
     let defaults = TrainConfig::default();
-    let init = match &args.init {
+    let mut init = match &args.init {
         Some(path) => Some(load_init(path)?),
         None => None,
     };
     if let (Some(hidden), Some(net)) = (args.hidden, &init) {
         if hidden != net.hidden() {
             return Err(CliError::Invalid(format!(
-                "--hidden {hidden} differs from the --init checkpoint's {}",
+                "--hidden {hidden} differs from the --init network's {}",
                 net.hidden()
             ))
             .into());
+        }
+    }
+    if let Some(buckets) = args.buckets {
+        if !BUCKET_COUNTS.contains(&buckets) {
+            return Err(
+                CliError::Invalid(format!("--buckets must be one of {BUCKET_COUNTS:?}")).into(),
+            );
+        }
+        match &init {
+            Some(net) if net.buckets() == 1 && buckets > 1 => {
+                init = Some(net.with_buckets(buckets));
+            }
+            Some(net) if net.buckets() != buckets => {
+                return Err(CliError::Invalid(format!(
+                    "--buckets {buckets} differs from the --init network's {}",
+                    net.buckets()
+                ))
+                .into())
+            }
+            _ => {}
         }
     }
     let config = TrainConfig {
@@ -244,6 +271,10 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
             .hidden
             .or(init.as_ref().map(Network::hidden))
             .unwrap_or(defaults.hidden),
+        buckets: args
+            .buckets
+            .or(init.as_ref().map(Network::buckets))
+            .unwrap_or(defaults.buckets),
         epochs: args.epochs,
         lr: args.lr,
         wdl: args.wdl,
@@ -345,8 +376,9 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
         split.train.extend(mirrored);
     }
     eprintln!(
-        "training {} units, {} epochs of {} positions, batch {}, lr {}, wdl {}, {} threads, seed {}",
+        "training {} units, {} output buckets, {} epochs of {} positions, batch {}, lr {}, wdl {}, {} threads, seed {}",
         config.hidden,
+        config.buckets,
         config.epochs,
         split.train.len(),
         config.batch,
@@ -378,7 +410,7 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
     let mut write_error = None;
     let start = match &command.init {
         Some(net) => net.clone(),
-        None => Network::new(config.hidden, config.seed),
+        None => Network::new(config.hidden, config.buckets, config.seed),
     };
     train_from(start, config, &mut split, |report, net| {
         let held_out = report
@@ -497,7 +529,7 @@ pub fn train(
     after_epoch: impl FnMut(&EpochReport, &Network),
 ) -> Network {
     train_from(
-        Network::new(config.hidden, config.seed),
+        Network::new(config.hidden, config.buckets, config.seed),
         config,
         split,
         after_epoch,
@@ -524,7 +556,7 @@ pub fn train_from(
         total_steps: steps_per_epoch * config.epochs,
     };
     let mut rng = SplitMix64::new(config.seed ^ 0x5EED_0F5A_u64);
-    let clipped = net.output_bias_index();
+    let clipped = net.output_bias_start();
     let mut step = 0;
     for epoch in 1..=config.epochs {
         rng.shuffle(&mut split.train);

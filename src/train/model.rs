@@ -2,7 +2,8 @@
 //!
 //! Per perspective `acc = b + Σ W[f]` over the active features (`H` units, one set of
 //! weights for both perspectives); `act = clamp(acc, 0, 1)²` (SCReLU);
-//! `out = Σ act_stm · ow[..H] + Σ act_nstm · ow[H..] + ob`; the prediction is
+//! `out = Σ act_stm · ow_b[..H] + Σ act_nstm · ow_b[H..] + ob_b`, where `b` is the output
+//! bucket of the position's piece count (`file::output_bucket`); the prediction is
 //! `sigmoid(out)` and the evaluation `out · 400` centipawns for the side to move. The loss
 //! of a position is `(sigmoid(out) − target)²`.
 //!
@@ -12,7 +13,7 @@
 use cozy_chess::Board;
 
 use super::data::{Record, MAX_FEATURES};
-use crate::nnue::file::{INPUTS, SCALE};
+use crate::nnue::file::{output_bucket, INPUTS, SCALE};
 use crate::rng::SplitMix64;
 
 /// Lanes of the partial sums in dot products, so that they vectorise (floating-point
@@ -22,27 +23,30 @@ const LANES: usize = 8;
 const TILE: usize = 16;
 
 /// A float network: `params` holds, in order, the feature weights (`INPUTS × hidden`,
-/// feature-major), the feature biases (`hidden`), the output weights (`2 × hidden`, side to
-/// move first) and the output bias (1).
+/// feature-major), the feature biases (`hidden`), the output weights (`buckets × 2 ×
+/// hidden`, per bucket the side to move's half first) and the output biases (`buckets`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Network {
     hidden: usize,
+    buckets: usize,
     pub params: Vec<f32>,
 }
 
 impl Network {
-    /// A network of `hidden` units (a positive multiple of 16) with seeded random weights:
-    /// feature weights uniform in ±1/√32 (32 = the most active inputs, the effective fan-in
-    /// of the sparse layer, so an accumulator starts with a spread of about ±0.5), output
-    /// weights uniform in ±1/√(2H), biases zero.
-    pub fn new(hidden: usize, seed: u64) -> Network {
+    /// A network of `hidden` units (a positive multiple of 16) and `buckets` output
+    /// buckets with seeded random weights: feature weights uniform in ±1/√32 (32 = the
+    /// most active inputs, the effective fan-in of the sparse layer, so an accumulator
+    /// starts with a spread of about ±0.5), output weights uniform in ±1/√(2H), biases zero.
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Network {
         assert!(
             hidden > 0 && hidden.is_multiple_of(TILE),
             "hidden must be a multiple of 16"
         );
+        assert!(buckets > 0, "a network has at least one output bucket");
         let mut net = Network {
             hidden,
-            params: vec![0.0; Network::param_count(hidden)],
+            buckets,
+            params: vec![0.0; Network::param_count(hidden, buckets)],
         };
         let mut rng = SplitMix64::new(seed);
         let mut uniform = |bound: f32| ((2.0 * rng.unit() - 1.0) as f32) * bound;
@@ -52,25 +56,45 @@ impl Network {
         }
         let output_bound = 1.0 / ((2 * hidden) as f32).sqrt();
         let output = net.output_start();
-        for w in &mut net.params[output..output + 2 * hidden] {
+        for w in &mut net.params[output..output + buckets * 2 * hidden] {
             *w = uniform(output_bound);
         }
         net
     }
 
     /// A network with the given flat parameters (see the type's comment for the layout).
-    pub fn from_params(hidden: usize, params: Vec<f32>) -> Network {
-        assert_eq!(params.len(), Network::param_count(hidden));
-        Network { hidden, params }
+    pub fn from_params(hidden: usize, buckets: usize, params: Vec<f32>) -> Network {
+        assert_eq!(params.len(), Network::param_count(hidden, buckets));
+        Network {
+            hidden,
+            buckets,
+            params,
+        }
     }
 
-    /// The number of parameters of a network of `hidden` units.
-    pub fn param_count(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    /// The number of parameters of a network of `hidden` units and `buckets` buckets.
+    pub fn param_count(hidden: usize, buckets: usize) -> usize {
+        INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
+    }
+
+    /// This one-bucket network with its output layer copied into each of `buckets`
+    /// buckets: the same function, ready to learn a different output per bucket.
+    pub fn with_buckets(&self, buckets: usize) -> Network {
+        assert_eq!(self.buckets, 1, "only a one-bucket network is split");
+        let mut params = self.params[..self.output_start()].to_vec();
+        for _ in 0..buckets {
+            params.extend_from_slice(self.output_weights());
+        }
+        params.extend(std::iter::repeat_n(self.output_bias()[0], buckets));
+        Network::from_params(self.hidden, buckets, params)
     }
 
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    pub fn buckets(&self) -> usize {
+        self.buckets
     }
 
     /// Where the feature biases start in `params`.
@@ -83,9 +107,9 @@ impl Network {
         INPUTS * self.hidden + self.hidden
     }
 
-    /// The index of the output bias in `params` (the last one).
-    pub fn output_bias_index(&self) -> usize {
-        self.params.len() - 1
+    /// Where the output biases start in `params` (the last `buckets` parameters).
+    pub fn output_bias_start(&self) -> usize {
+        self.params.len() - self.buckets
     }
 
     pub fn feature_weights(&self) -> &[f32] {
@@ -97,16 +121,16 @@ impl Network {
     }
 
     pub fn output_weights(&self) -> &[f32] {
-        &self.params[self.output_start()..self.output_bias_index()]
+        &self.params[self.output_start()..self.output_bias_start()]
     }
 
-    pub fn output_bias(&self) -> f32 {
-        self.params[self.output_bias_index()]
+    pub fn output_bias(&self) -> &[f32] {
+        &self.params[self.output_bias_start()..]
     }
 
     /// The raw output for a record (before the sigmoid; × 400 for centipawns).
     pub fn output(&self, record: &Record, scratch: &mut Scratch) -> f32 {
-        self.forward(record, scratch)
+        self.forward(record, scratch).0
     }
 
     /// The evaluation of `board` in centipawns for the side to move.
@@ -116,11 +140,13 @@ impl Network {
     }
 
     /// Fills the scratch accumulators and feature lists for `record` and returns the
-    /// output.
+    /// output and the output bucket it went through.
     #[inline]
-    fn forward(&self, record: &Record, scratch: &mut Scratch) -> f32 {
+    fn forward(&self, record: &Record, scratch: &mut Scratch) -> (f32, usize) {
         let h = self.hidden;
+        // One feature per piece, kings included.
         let count = record.views(&mut scratch.stm_features, &mut scratch.nstm_features);
+        let bucket = output_bucket(count, self.buckets);
         let weights = self.feature_weights();
         let bias = self.feature_bias();
         accumulate(
@@ -137,8 +163,17 @@ impl Network {
             &scratch.nstm_features[..count],
             h,
         );
-        let (ow_stm, ow_nstm) = self.output_weights().split_at(h);
-        screlu_dot(&scratch.stm, ow_stm) + screlu_dot(&scratch.nstm, ow_nstm) + self.output_bias()
+        let (ow_stm, ow_nstm) = self.bucket_weights(bucket).split_at(h);
+        let out = screlu_dot(&scratch.stm, ow_stm)
+            + screlu_dot(&scratch.nstm, ow_nstm)
+            + self.output_bias()[bucket];
+        (out, bucket)
+    }
+
+    /// The output weights of `bucket`, the side to move's half first.
+    fn bucket_weights(&self, bucket: usize) -> &[f32] {
+        let h = self.hidden;
+        &self.output_weights()[bucket * 2 * h..(bucket + 1) * 2 * h]
     }
 
     /// Adds `scale ×` the gradient of the loss of each record to `grad` (laid out like
@@ -154,10 +189,11 @@ impl Network {
         assert_eq!(grad.len(), self.params.len());
         let h = self.hidden;
         let (bias_start, output_start) = (self.bias_start(), self.output_start());
-        let (ow_stm, ow_nstm) = self.output_weights().split_at(h);
+        let output_bias_start = self.output_bias_start();
         let mut loss = 0.0;
         for record in records {
-            let out = self.forward(record, scratch);
+            let (out, bucket) = self.forward(record, scratch);
+            let (ow_stm, ow_nstm) = self.bucket_weights(bucket).split_at(h);
             let prediction = sigmoid(out);
             let error = prediction - record.target(wdl);
             loss += f64::from(error * error);
@@ -165,8 +201,9 @@ impl Network {
 
             let (grad_features, rest) = grad.split_at_mut(bias_start);
             let (grad_bias, rest) = rest.split_at_mut(output_start - bias_start);
-            let (grad_ow, grad_ob) = rest.split_at_mut(2 * h);
-            grad_ob[0] += d_out;
+            let (grad_ow, grad_ob) = rest.split_at_mut(output_bias_start - output_start);
+            grad_ob[bucket] += d_out;
+            let grad_ow = &mut grad_ow[bucket * 2 * h..(bucket + 1) * 2 * h];
             let (grad_ow_stm, grad_ow_nstm) = grad_ow.split_at_mut(h);
             // The accumulators become the gradients with respect to themselves.
             backward_output(&mut scratch.stm, ow_stm, grad_ow_stm, d_out);
@@ -196,7 +233,7 @@ impl Network {
         records
             .iter()
             .map(|record| {
-                let error = sigmoid(self.forward(record, scratch)) - record.target(wdl);
+                let error = sigmoid(self.forward(record, scratch).0) - record.target(wdl);
                 f64::from(error * error)
             })
             .sum()

@@ -65,13 +65,17 @@ fn material_split(games: usize, seed: u64) -> Split {
 
 /// The loss of one position computed independently in f64, straight from the board.
 fn reference_loss(net: &Network, board: &Board, record: &Record, wdl: f64) -> f64 {
-    let h = net.hidden();
+    let (h, buckets) = (net.hidden(), net.buckets());
     let p: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
     let (weights, rest) = p.split_at(crate::nnue::file::INPUTS * h);
     let (bias, rest) = rest.split_at(h);
-    let (ow, ob) = rest.split_at(2 * h);
+    let (ow, ob) = rest.split_at(buckets * 2 * h);
+    // The 2..=32 pieces in equal bands, one per bucket.
+    let pieces = board.occupied().len() as usize;
+    let bucket = ((pieces - 2) * buckets / 32).min(buckets - 1);
+    let ow = &ow[bucket * 2 * h..(bucket + 1) * 2 * h];
     let us = board.side_to_move();
-    let mut out = ob[0];
+    let mut out = ob[bucket];
     for (half, perspective) in [us, !us].into_iter().enumerate() {
         let mut acc = bias.to_vec();
         for color in [Color::White, Color::Black] {
@@ -108,7 +112,7 @@ fn gradients_agree_with_finite_differences() {
         }
     }
     assert!(records.len() >= 10);
-    let mut net = Network::new(16, 3);
+    let mut net = Network::new(16, 8, 3);
     // Non-zero biases, so that units sit on both sides of the kinks.
     let mut rng = SplitMix64::new(5);
     let (start, end) = (net.bias_start(), net.params.len());
@@ -129,6 +133,13 @@ fn gradients_agree_with_finite_differences() {
     let scale = 1.0 / records.len() as f32;
     let loss = net.add_gradient(&records, wdl as f32, scale, &mut grad, &mut scratch);
     assert!((loss / records.len() as f64 - total(&net)).abs() < 1e-5);
+
+    // The positions go through more than one output bucket.
+    let used_buckets = grad[net.output_bias_start()..]
+        .iter()
+        .filter(|g| **g != 0.0)
+        .count();
+    assert!(used_buckets >= 2, "only {used_buckets} bucket(s) used");
 
     // Every bias and output weight, and the feature weights of the first position's pieces.
     let mut checked: Vec<usize> = (start..end).collect();
@@ -166,6 +177,7 @@ fn gradients_agree_with_finite_differences() {
 fn quick_config(hidden: usize, epochs: usize) -> TrainConfig {
     TrainConfig {
         hidden,
+        buckets: 1,
         epochs,
         lr: 0.01,
         wdl: 0.0,
@@ -244,13 +256,35 @@ fn eval_gap(net: &Network, params: &NetworkParams, boards: &[Board]) -> (f32, f3
 #[test]
 fn integer_evaluator_is_the_float_net_of_the_rounded_weights() {
     let mut split = material_split(100, 2);
-    let net = train(&quick_config(64, 3), &mut split, |_, _| {});
+    let config = TrainConfig {
+        buckets: 8,
+        ..quick_config(64, 3)
+    };
+    let net = train(&config, &mut split, |_, _| {});
+    assert_eq!(net.buckets(), 8);
     let params = quantise(&net);
     let rounded = dequantise(&params);
     assert_eq!(quantise(&rounded), params);
     let (_, boards) = random_games(20, 3);
     let (mean, worst) = eval_gap(&rounded, &params, &boards);
     assert!(worst < 1.03, "mean {mean} cp, worst {worst} cp");
+}
+
+/// Splitting a one-bucket network into buckets copies its output layer into each: the
+/// same function on every position, whatever its bucket.
+#[test]
+fn a_network_split_into_buckets_computes_the_same() {
+    let mut split = material_split(40, 6);
+    let one = train(&quick_config(32, 1), &mut split, |_, _| {});
+    let eight = one.with_buckets(8);
+    assert_eq!(eight.buckets(), 8);
+    let (_, boards) = random_games(10, 8);
+    let pieces: std::collections::BTreeSet<u32> =
+        boards.iter().map(|b| b.occupied().len()).collect();
+    assert!(pieces.len() > 8, "too few piece counts: {pieces:?}");
+    for board in &boards {
+        assert_eq!(one.evaluate(board), eight.evaluate(board), "{board}");
+    }
 }
 
 /// Rounding costs some accuracy: output weights are multiples of 1/QB = 1/64, an error of
