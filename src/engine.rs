@@ -305,7 +305,7 @@ impl Engine {
         if path.is_empty() {
             self.network = nnue::embedded();
         } else {
-            let loaded = std::fs::read(&path)
+            let loaded = nnue::file::read_file(std::path::Path::new(&path))
                 .map_err(|error| error.to_string())
                 .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
             match loaded {

@@ -102,16 +102,26 @@ fn bad_network_files_are_refused_and_the_current_network_kept() {
     let damaged = dir.join("damaged.nnue");
     std::fs::write(&damaged, &flipped).unwrap();
 
+    let huge = dir.join("huge.nnue");
+    std::fs::write(&huge, vec![0u8; cutoff::nnue::file::MAX_FILE_SIZE + 1]).unwrap();
+
     let mut engine = EngineProcess::start();
     engine.send(&format!("setoption name EvalFile value {}", good.display()));
     engine.sync();
     let before = final_evaluation(&mut engine);
-    for (bad, why) in [
+    let mut bad_files = vec![
         (dir.join("missing.nnue"), ""),
         (truncated, "truncated"),
         (foreign, "not a Cutoff network"),
         (damaged, "checksum"),
-    ] {
+        (huge, "larger than any network file"),
+        (dir.clone(), "not a regular file"),
+    ];
+    // An endless device is refused at once, not read until the memory runs out.
+    if std::path::Path::new("/dev/zero").exists() {
+        bad_files.push(("/dev/zero".into(), "not a regular file"));
+    }
+    for (bad, why) in bad_files {
         engine.send(&format!("setoption name EvalFile value {}", bad.display()));
         let answer = engine.sync();
         if answer.len() != 1 || !is_error(&answer[0]) || !answer[0].contains(why) {

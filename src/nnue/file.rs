@@ -154,13 +154,37 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// The size of a current file with `hidden` units and `buckets` output buckets.
-pub fn file_size(hidden: usize, buckets: usize) -> usize {
+pub const fn file_size(hidden: usize, buckets: usize) -> usize {
     HEADER_BYTES + body_size(hidden, buckets)
 }
 
 /// The bytes after the header: weights, biases and checksum.
-fn body_size(hidden: usize, buckets: usize) -> usize {
+const fn body_size(hidden: usize, buckets: usize) -> usize {
     2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + 8
+}
+
+/// The largest valid network file.
+pub const MAX_FILE_SIZE: usize = file_size(*HIDDEN_RANGE.end(), BUCKET_COUNTS[3]);
+
+/// Reads the network file at `path` for loading: only a regular file (a FIFO or a device
+/// could block or never end), and never more than [`MAX_FILE_SIZE`] bytes, so that a wrong
+/// path cannot exhaust the memory; the bytes are then checked by
+/// [`NetworkParams::from_bytes`].
+pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, Read};
+    let file = std::fs::File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(Error::other("not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_SIZE as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() > MAX_FILE_SIZE {
+        return Err(Error::other(format!(
+            "larger than any network file ({MAX_FILE_SIZE} bytes)"
+        )));
+    }
+    Ok(bytes)
 }
 
 impl NetworkParams {

@@ -8,6 +8,7 @@ use cozy_chess::{Board, Move};
 
 use crate::moves::MoveDelta;
 use crate::nnue::{Network, NnueStack};
+use crate::search::score::TB_WIN_BOUND;
 
 /// One search thread's evaluation.
 pub enum Evaluator {
@@ -55,9 +56,14 @@ impl Evaluator {
     }
 
     /// The evaluation of `board`, the position at the top of the line, from the side to
-    /// move's view.
+    /// move's view, kept below the tablebase and mate scores (see [`clamp_static`]).
     #[inline]
     pub fn evaluate(&mut self, board: &Board) -> i32 {
+        clamp_static(self.evaluate_unclamped(board))
+    }
+
+    #[inline]
+    fn evaluate_unclamped(&mut self, board: &Board) -> i32 {
         match self {
             Evaluator::Classical => crate::eval::evaluate(board),
             Evaluator::Network(stack) => {
@@ -75,6 +81,14 @@ impl Evaluator {
             }
         }
     }
+}
+
+/// A static evaluation as the search may use it: strictly inside the ordinary scores, so
+/// that no evaluation (a network file with extreme but valid weights can reach ±100,000
+/// cp) is mistaken for a tablebase or mate score or leaves the search's window.
+#[inline(always)]
+pub fn clamp_static(score: i32) -> i32 {
+    score.clamp(-(TB_WIN_BOUND - 1), TB_WIN_BOUND - 1)
 }
 
 #[cfg(test)]
@@ -142,5 +156,43 @@ mod tests {
             assert!(outcome.best.is_some(), "{fen}");
             assert!(outcome.nodes > 1_000, "{fen}");
         }
+    }
+
+    /// A valid network whose every weight is at the trainer's limit evaluates far beyond
+    /// the tablebase scores; the search sees it clamped, and never reports such a
+    /// position as won by tablebase or mate.
+    #[test]
+    fn extreme_evaluations_stay_below_tablebase_and_mate_scores() {
+        let hidden = 64;
+        let params = NetworkParams {
+            hidden,
+            buckets: 1,
+            feature_weights: vec![504; INPUTS * hidden],
+            feature_bias: vec![0; hidden],
+            output_weights: [vec![127; hidden], vec![0; hidden]].concat(),
+            output_bias: vec![0],
+        };
+        let network = Arc::new(Network::from_bytes(&params.to_bytes()).unwrap());
+        let board = cozy_chess::Board::default();
+        let raw = crate::nnue::evaluate_fresh(&network, &board);
+        assert!(raw > TB_WIN_BOUND, "the test network is not extreme: {raw}");
+        let mut evaluator = Evaluator::new(Some(&network), &board);
+        assert_eq!(evaluator.evaluate(&board), TB_WIN_BOUND - 1);
+        let settings = Settings {
+            network: Some(network),
+            ..Settings::default()
+        };
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let tt = TranspositionTable::new(1);
+        let outcome = think_with(Game::new(board), limits, &tt, settings);
+        assert!(outcome.best.is_some());
+        assert!(
+            outcome.score.abs() < TB_WIN_BOUND,
+            "an evaluation reported as a tablebase or mate score: {}",
+            outcome.score
+        );
     }
 }

@@ -1,18 +1,21 @@
 //! Training data: viriformat games (`viri.rs`) filtered to quiet positions and turned into
 //! compact [`Record`]s, split into training and held-out sets by game.
 //!
-//! A position is kept unless it is one of the first [`SKIPPED_PLIES`] plies of its game
-//! (the opening comes from a book or random moves, not from play), its side to move is in
-//! check, the move played from it captures or promotes (the score then rests on a tactic
-//! the static evaluation cannot see), or its score is a mate score.
+//! A position is kept unless it is one of the first [`SKIPPED_PLIES`] recorded plies of its
+//! game (Cutoff's games record their start after 8 or 9 random plies, so these are the
+//! searched replies to a random opening, unlike the positions of real games; other
+//! generators' files may start at a book position or the initial one), its side to move is
+//! in check, the move played from it captures or promotes (the score then rests on a tactic
+//! the static evaluation cannot see), or its score is a mate or tablebase score.
 
 use std::fmt;
 
 use cozy_chess::{Board, Color, Piece};
 
 use crate::moves::is_capture;
+use crate::nnue::file::SCALE;
 use crate::nnue::file::{feature_index, INPUTS};
-use crate::search::score::is_mate;
+use crate::search::score::is_decisive;
 use crate::viri::{GameReader, ViriError};
 
 /// Plies at the start of every game that are never used.
@@ -115,7 +118,7 @@ impl Record {
     #[inline]
     pub fn target(&self, wdl: f32) -> f32 {
         let result = f32::from(self.result) / 2.0;
-        let expected = 1.0 / (1.0 + (-f32::from(self.score) / 400.0).exp());
+        let expected = 1.0 / (1.0 + (-f32::from(self.score) / SCALE as f32).exp());
         wdl * result + (1.0 - wdl) * expected
     }
 }
@@ -202,18 +205,24 @@ pub fn keep(board: &Board, mv: cozy_chess::Move, score: i16, ply: usize) -> bool
         && board.checkers().is_empty()
         && mv.promotion.is_none()
         && !is_capture(board, mv)
-        && !is_mate(i32::from(score))
+        && !is_decisive(i32::from(score))
 }
 
-/// Whether a game whose bytes are `game` goes to the held-out set: a hash of the seed and
-/// the bytes, so the choice does not depend on file order or on which other files are read,
+/// The salt of the held-out hash. It was the run's `--seed` until the fifth session, and
+/// every recorded run used seed 1; fixed at 1 since, so that the same games are held out
+/// whatever the seed (a net trained with another seed never saw the games that measure a
+/// net fine-tuned from it) and the recorded losses stay reproducible.
+const HOLDOUT_SALT: u64 = 1;
+
+/// Whether a game whose bytes are `game` goes to the held-out set: a hash of the bytes, so
+/// the choice does not depend on the seed, the file order or which other files are read,
 /// and all positions of a game land on the same side.
-pub fn is_held_out(game: &[u8], seed: u64, fraction: f64) -> bool {
+pub fn is_held_out(game: &[u8], fraction: f64) -> bool {
     if fraction <= 0.0 {
         return false;
     }
     let hash = game.iter().fold(
-        0xcbf2_9ce4_8422_2325 ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        0xcbf2_9ce4_8422_2325 ^ HOLDOUT_SALT.wrapping_mul(0x9E37_79B9_7F4A_7C15),
         |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3),
     );
     let mixed = crate::rng::SplitMix64::new(hash).next_u64();
@@ -221,7 +230,7 @@ pub fn is_held_out(game: &[u8], seed: u64, fraction: f64) -> bool {
 }
 
 /// Reads every game of `bytes` into records.
-pub fn load_bytes(bytes: &[u8], seed: u64, holdout: f64) -> Result<Split, ViriError> {
+pub fn load_bytes(bytes: &[u8], holdout: f64) -> Result<Split, ViriError> {
     let mut split = Split::default();
     let built_in = crate::nnue::embedded();
     let mut reader = GameReader::new(bytes);
@@ -230,7 +239,7 @@ pub fn load_bytes(bytes: &[u8], seed: u64, holdout: f64) -> Result<Split, ViriEr
         let Some(game) = reader.next_game()? else {
             break;
         };
-        let held_out = is_held_out(&bytes[start..reader.offset()], seed, holdout);
+        let held_out = is_held_out(&bytes[start..reader.offset()], holdout);
         let result_white = game.result as u8;
         split.stats.games += 1;
         for (ply, (board, mv, score)) in game.positions().enumerate() {

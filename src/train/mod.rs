@@ -3,27 +3,27 @@
 //!
 //! ```text
 //! cutoff train --data FILE|DIR [--data ...] --out NET [--hidden 128] [--epochs 10]
-//!              [--lr 0.001] [--wdl 0.3] [--holdout 0.05] [--threads all] [--seed 1]
+//!              [--lr 0.001] [--wdl 0.0] [--holdout 0.05] [--threads all] [--seed 1]
 //!              [--batch 16384] [--buckets 1] [--init CHECKPOINT|NET] [--mirror]
 //! ```
 //!
 //! `--data` may be repeated; a directory stands for its `*.viri` files (so unfinished
 //! `.part` chunks are left out), in name order. Positions are filtered and packed by
-//! `data.rs`; a `--holdout` share of the games, chosen by a hash of the seed and each
-//! game's bytes, is kept out of training and its loss reported after every epoch. The
-//! float network (`model.rs`) minimises the mean of `(sigmoid(out) − target)²`, with
-//! `target = wdl · result + (1 − wdl) · sigmoid(score / 400)` from the side to move's view,
-//! by AdamW on mini-batches with a cosine learning-rate schedule and the weights clipped
-//! to ±1.98 after every step (`optim.rs`); each batch is split across threads
-//! (`parallel.rs`). After every epoch the quantised network (`export.rs`) is written to
-//! `--out`, and the float weights to `--out` plus `.ckpt` (`checkpoint.rs`), so a stopped
-//! run leaves the last finished epoch's network; `--init` starts from such a checkpoint,
-//! or from a network file's weights divided back to floats, instead of random weights
-//! (its hidden size is used). Progress goes to
-//! stderr, with the held-out losses of the best constant prediction, the hand-crafted
-//! evaluation and the built-in network as baselines: a new net is worth a match once its
-//! held-out loss is below the built-in network's. A run is
-//! deterministic for a given seed, data and thread count.
+//! `data.rs`; a `--holdout` share of the games, chosen by a hash of each game's bytes (the
+//! same games whatever the seed), is kept out of training and its loss reported after
+//! every epoch. The float network (`model.rs`) minimises the mean of
+//! `(sigmoid(out) − target)²`, with `target = wdl · result + (1 − wdl) · sigmoid(score /
+//! 400)` from the side to move's view, by AdamW on mini-batches with a cosine learning-rate
+//! schedule and the weights clipped to ±1.98 after every step (`optim.rs`); each batch is
+//! split across threads (`parallel.rs`). After every epoch the quantised network
+//! (`export.rs`) is written to `--out`, and the float weights to `--out` plus `.ckpt`
+//! (`checkpoint.rs`), each through a temporary file renamed into place, so a stopped run
+//! leaves the last finished epoch's network whole; `--init` starts from such a checkpoint,
+//! or from a network file's weights divided back to floats, instead of random weights (its
+//! hidden size is used). Progress goes to stderr, with the held-out losses of the best
+//! constant prediction, the hand-crafted evaluation and the built-in network as
+//! baselines: a new net is worth a match once its held-out loss is below the built-in
+//! network's. A run is deterministic for a given seed, data and thread count.
 //!
 //! One AdamW step is taken per `--batch` positions, so a small data set needs a smaller
 //! batch: 80,000 positions at the default 16,384 give only 5 steps an epoch, too few to
@@ -53,13 +53,13 @@ pub use model::Network;
 
 /// Default hidden units per perspective.
 pub const DEFAULT_HIDDEN: usize = 128;
-/// Default weight of the game result in the target. The scores come from short searches
-/// (a few thousand nodes) and are informative but biased where those searches misjudge;
-/// the results are the truth about the game but say little about one position among a
-/// hundred. Leaning on the scores with some result mixed in (0.3, the usual choice for
-/// data of this kind) lets the net learn what the search sees while the results correct
-/// its systematic errors.
-pub const DEFAULT_WDL: f32 = 0.3;
+/// Default weight of the game result in the target: none. The scores come from short
+/// searches and are biased where those searches misjudge; the results are the truth about
+/// the game but say little about one position among a hundred. Many trainers mix in 0.3
+/// of the result, but on Cutoff's data so far the scores alone won: n1 was trained with
+/// 0.0, and the same fine-tuning run with 0.3 lost 60.8 ± 24.9 Elo against the one with
+/// 0.0 (docs/NNUE.md). Worth trying again once the data is several times larger.
+pub const DEFAULT_WDL: f32 = 0.0;
 /// Default number of passes over the training positions.
 pub const DEFAULT_EPOCHS: usize = 10;
 /// Default learning rate at the start of the schedule.
@@ -331,6 +331,14 @@ fn load_init(path: &str) -> Result<Network, TrainError> {
     })
 }
 
+/// Writes `bytes` to `path` through `path.tmp` and a rename, so that a run killed while
+/// writing leaves the previous file whole.
+fn write_whole(path: &str, bytes: &[u8]) -> std::io::Result<()> {
+    let temporary = format!("{path}.tmp");
+    std::fs::write(&temporary, bytes)?;
+    std::fs::rename(&temporary, path)
+}
+
 /// A file stands for itself, a directory for its `*.viri` files in name order.
 fn expand(path: &Path) -> Result<Vec<PathBuf>, TrainError> {
     let io_error = |error| TrainError::Io {
@@ -355,7 +363,7 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>, TrainError> {
 pub fn run(command: &Command) -> Result<(), TrainError> {
     let config = &command.config;
     let started = Instant::now();
-    let mut split = load_files(&command.data, config.seed, command.holdout, config.threads)?;
+    let mut split = load_files(&command.data, command.holdout, config.threads)?;
     eprintln!(
         "loaded {} files in {:.1}s: {}",
         command.data.len(),
@@ -427,7 +435,7 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
             (&out, export_bytes(net)),
             (&checkpoint_path, checkpoint::to_bytes(net)),
         ] {
-            if let Err(error) = std::fs::write(path, bytes) {
+            if let Err(error) = write_whole(path, &bytes) {
                 write_error.get_or_insert(TrainError::Io {
                     path: path.clone(),
                     error,
@@ -495,19 +503,14 @@ pub fn reference_loss(records: &[Record], classical: &[i16], wdl: f32) -> Option
 }
 
 /// Reads and filters every file, `threads` files at a time, keeping file order.
-pub fn load_files(
-    files: &[PathBuf],
-    seed: u64,
-    holdout: f64,
-    threads: usize,
-) -> Result<Split, TrainError> {
+pub fn load_files(files: &[PathBuf], holdout: f64, threads: usize) -> Result<Split, TrainError> {
     let load = |path: &PathBuf| -> Result<Split, TrainError> {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|error| TrainError::Io {
             path: name.clone(),
             error,
         })?;
-        load_bytes(&bytes, seed, holdout).map_err(|error| TrainError::Data { path: name, error })
+        load_bytes(&bytes, holdout).map_err(|error| TrainError::Data { path: name, error })
     };
     // Each thread loads a contiguous share of the files; the parts come back in file
     // order, so the data set does not depend on the thread count.

@@ -60,7 +60,7 @@ fn random_games(count: usize, seed: u64) -> (Vec<u8>, Vec<Board>) {
 
 fn material_split(games: usize, seed: u64) -> Split {
     let (bytes, _) = random_games(games, seed);
-    load_bytes(&bytes, 7, 0.1).unwrap()
+    load_bytes(&bytes, 0.1).unwrap()
 }
 
 /// The loss of one position computed independently in f64, straight from the board.
@@ -384,7 +384,7 @@ fn command_writes_a_loadable_network() {
 fn the_built_in_network_is_measured_on_every_held_out_position() {
     let (bytes, _) = random_games(20, 5);
     // Everything held out, so the held-out positions are the kept ones in game order.
-    let split = load_bytes(&bytes, 7, 1.0).unwrap();
+    let split = load_bytes(&bytes, 1.0).unwrap();
     let net = crate::nnue::embedded().expect("a network is built in");
     let mut expected = Vec::new();
     let mut reader = crate::viri::GameReader::new(&bytes);
