@@ -25,6 +25,8 @@ pub enum CheckpointError {
     Hidden(u32),
     /// A bucket count the network file cannot hold.
     Buckets(u32),
+    /// A parameter is NaN or infinite (a run that diverged).
+    NotFinite,
     /// The size does not match the hidden size.
     Size { expected: usize, found: usize },
 }
@@ -35,6 +37,12 @@ impl fmt::Display for CheckpointError {
             CheckpointError::NotACheckpoint => write!(f, "not a Cutoff float checkpoint"),
             CheckpointError::Hidden(h) => write!(f, "checkpoint hidden size {h} is not valid"),
             CheckpointError::Buckets(b) => write!(f, "checkpoint has {b} output buckets"),
+            CheckpointError::NotFinite => {
+                write!(
+                    f,
+                    "checkpoint holds NaN or infinite weights (a diverged run)"
+                )
+            }
             CheckpointError::Size { expected, found } => write!(
                 f,
                 "checkpoint is {found} bytes, its header says {expected} (truncated or damaged)"
@@ -85,10 +93,13 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, CheckpointError> {
             found: bytes.len(),
         });
     }
-    let params = bytes[header..]
+    let params: Vec<f32> = bytes[header..]
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
+    if !params.iter().all(|p| p.is_finite()) {
+        return Err(CheckpointError::NotFinite);
+    }
     Ok(Network::from_params(hidden, buckets, params))
 }
 
@@ -114,6 +125,10 @@ mod tests {
         let mut buckets = bytes.clone();
         buckets[13] = 3;
         assert_eq!(from_bytes(&buckets), Err(CheckpointError::Buckets(3)));
+        let mut diverged = bytes.clone();
+        let last = diverged.len() - 4;
+        diverged[last..].copy_from_slice(&f32::NAN.to_le_bytes());
+        assert_eq!(from_bytes(&diverged), Err(CheckpointError::NotFinite));
         assert!(matches!(
             from_bytes(&bytes[..bytes.len() - 4]),
             Err(CheckpointError::Size { .. })
