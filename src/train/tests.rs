@@ -367,6 +367,19 @@ fn command_writes_a_loadable_network() {
     resumed[last] = out.display().to_string();
     let command = super::parse_args(&resumed).unwrap();
     assert_eq!(command.init.as_ref(), Some(&dequantise(&params)));
+    // A one-bucket start is split into the buckets asked for; other counts are refused.
+    let with_buckets = |count: &str| {
+        let mut words = resumed.clone();
+        words.extend(["--buckets".to_string(), count.to_string()]);
+        super::parse_args(&words)
+    };
+    let command = with_buckets("8").unwrap();
+    assert_eq!(command.config.buckets, 8);
+    assert_eq!(
+        command.init.as_ref(),
+        Some(&dequantise(&params).with_buckets(8))
+    );
+    assert!(with_buckets("3").is_err());
     // A damaged network file is refused with the file's own error.
     let damaged = dir.join("damaged.nnue");
     let bytes = std::fs::read(&out).unwrap();
