@@ -172,10 +172,11 @@ pub const MAX_FILE_SIZE: usize = file_size(*HIDDEN_RANGE.end(), BUCKET_COUNTS[3]
 /// [`NetworkParams::from_bytes`].
 pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     use std::io::{Error, Read};
-    let file = std::fs::File::open(path)?;
-    if !file.metadata()?.is_file() {
+    // Checked before opening: opening a FIFO blocks until something writes to it.
+    if !std::fs::metadata(path)?.is_file() {
         return Err(Error::other("not a regular file"));
     }
+    let file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_SIZE as u64 + 1)
         .read_to_end(&mut bytes)?;

@@ -314,10 +314,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
 /// a built-in net under `nets/`) divided back to floats by [`dequantise`], so that a
 /// network can be trained further on new data.
 fn load_init(path: &str) -> Result<Network, TrainError> {
-    let bytes = std::fs::read(path).map_err(|error| TrainError::Io {
-        path: path.to_string(),
-        error,
-    })?;
+    let bytes = read_regular_file(Path::new(path))?;
     if bytes.starts_with(&crate::nnue::file::MAGIC) {
         let params = NetworkParams::from_bytes(&bytes).map_err(|error| TrainError::Network {
             path: path.to_string(),
@@ -329,6 +326,19 @@ fn load_init(path: &str) -> Result<Network, TrainError> {
         path: path.to_string(),
         error,
     })
+}
+
+/// Reads a whole regular file. Anything else (`--data /dev/zero`, a FIFO) is refused
+/// before it is opened: it could block or never end.
+fn read_regular_file(path: &Path) -> Result<Vec<u8>, TrainError> {
+    let io_error = |error| TrainError::Io {
+        path: path.display().to_string(),
+        error,
+    };
+    if !std::fs::metadata(path).map_err(io_error)?.is_file() {
+        return Err(io_error(std::io::Error::other("not a regular file")));
+    }
+    std::fs::read(path).map_err(io_error)
 }
 
 /// Writes `bytes` to `path` through `path.tmp` and a rename, so that a run killed while
@@ -505,12 +515,11 @@ pub fn reference_loss(records: &[Record], classical: &[i16], wdl: f32) -> Option
 /// Reads and filters every file, `threads` files at a time, keeping file order.
 pub fn load_files(files: &[PathBuf], holdout: f64, threads: usize) -> Result<Split, TrainError> {
     let load = |path: &PathBuf| -> Result<Split, TrainError> {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|error| TrainError::Io {
-            path: name.clone(),
+        let bytes = read_regular_file(path)?;
+        load_bytes(&bytes, holdout).map_err(|error| TrainError::Data {
+            path: path.display().to_string(),
             error,
-        })?;
-        load_bytes(&bytes, holdout).map_err(|error| TrainError::Data { path: name, error })
+        })
     };
     // Each thread loads a contiguous share of the files; the parts come back in file
     // order, so the data set does not depend on the thread count.

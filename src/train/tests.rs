@@ -394,6 +394,27 @@ fn command_writes_a_loadable_network() {
 }
 
 #[test]
+fn devices_are_refused_as_data_and_as_a_start() {
+    let zero = std::path::Path::new("/dev/zero");
+    if !zero.exists() {
+        return;
+    }
+    // Read whole, /dev/zero would never end; it is refused at once instead.
+    let error = super::load_files(&[zero.to_path_buf()], 0.05, 1).unwrap_err();
+    assert!(error.to_string().contains("not a regular file"), "{error}");
+    let args: Vec<String> = "--data /dev/zero --out unused.nnue --init /dev/zero"
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    let error = super::parse_args(&args).unwrap_err();
+    assert!(
+        matches!(error, super::TrainError::Io { .. })
+            && error.to_string().contains("not a regular file"),
+        "{error}"
+    );
+}
+
+#[test]
 fn the_built_in_network_is_measured_on_every_held_out_position() {
     let (bytes, _) = random_games(20, 5);
     // Everything held out, so the held-out positions are the kept ones in game order.
