@@ -328,17 +328,18 @@ fn load_init(path: &str) -> Result<Network, TrainError> {
     })
 }
 
-/// Reads a whole regular file. Anything else (`--data /dev/zero`, a FIFO) is refused
-/// before it is opened: it could block or never end.
+/// Reads a whole regular file; anything else (`--data /dev/zero`, a FIFO) is refused
+/// before it is opened (`nnue::file::open_regular_file`).
 fn read_regular_file(path: &Path) -> Result<Vec<u8>, TrainError> {
-    let io_error = |error| TrainError::Io {
-        path: path.display().to_string(),
-        error,
-    };
-    if !std::fs::metadata(path).map_err(io_error)?.is_file() {
-        return Err(io_error(std::io::Error::other("not a regular file")));
-    }
-    std::fs::read(path).map_err(io_error)
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    crate::nnue::file::open_regular_file(path)
+        .and_then(|mut file| file.read_to_end(&mut bytes))
+        .map_err(|error| TrainError::Io {
+            path: path.display().to_string(),
+            error,
+        })?;
+    Ok(bytes)
 }
 
 /// Writes `bytes` to `path` through `path.tmp` and a rename, so that a run killed while
