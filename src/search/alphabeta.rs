@@ -115,13 +115,19 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 6. Static evaluation, and whether it improved on two plies ago.
-        let static_eval = if in_check {
+        // Step 6. Static evaluation (the table keeps it raw; the correction history
+        // adjusts it), and whether it improved on two plies ago.
+        let raw_eval = if in_check {
             -INFINITY
         } else if let Some(entry) = tt_entry {
             entry.eval
         } else {
             self.evaluate(board, ply)
+        };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.corrected_eval(board, raw_eval)
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check
@@ -178,6 +184,10 @@ impl Searcher<'_> {
             }
         }
 
+        // (ProbCut, a capture that beats beta by 200 by SEE, quiescence and a search
+        // four plies shallower cutting off from depth 5, measured 218-248-185, about
+        // -16 Elo, after 651 of 1,000 games at 10,000 nodes/move: left out.)
+
         // Step 9. Internal iterative reduction: without a hash move this node was never
         // searched well; search it shallower now, better next iteration.
         // Measured: +16 ± 40 Elo (step removed vs kept, 200 games at 20k nodes/move).
@@ -228,6 +238,16 @@ impl Searcher<'_> {
                 // Measured: +26 ± 40 Elo (step removed vs kept, 200 games at 20k nodes/move).
                 if move_count > lmp_threshold(depth, improving) {
                     picker.skip_quiets();
+                    continue;
+                }
+                // Step 11b. History pruning: at low depth, a quiet move whose histories
+                // say it has kept failing here is not worth a search.
+                // Measured: +14.6 ± 14.6 Elo (added vs without, 1,000 games at 10,000
+                // nodes/move, pentanomial).
+                if depth <= MAX_HISTORY_PRUNING_DEPTH
+                    && self.histories.quiet_score(board, mv, &context)
+                        < -HISTORY_PRUNING_MARGIN * depth
+                {
                     continue;
                 }
                 // Step 12. Futility pruning: the static eval is too far below alpha
@@ -400,9 +420,33 @@ impl Searcher<'_> {
                 Bound::Upper
             };
             self.tt
-                .store(key, best_move, best_score, static_eval, depth, bound, ply);
+                .store(key, best_move, best_score, raw_eval, depth, bound, ply);
+
+            // Step 18. Correction history: teach the table how far the static
+            // evaluation was from what the search found, when the bound says which way.
+            // Measured: +6.6 ± 18.2 Elo (added vs without, 1,000 games at 10,000
+            // nodes/move, pentanomial [59, 92, 185, 99, 65]).
+            let quiet_best = best_move.is_none_or(|mv| is_quiet(board, mv));
+            if !in_check
+                && quiet_best
+                && tb_bound.is_none()
+                && !is_decisive(best_score)
+                && ((best_score < static_eval && best_score < beta)
+                    || (best_score > static_eval && best_move.is_some()))
+            {
+                self.histories
+                    .correction
+                    .update(board, depth, best_score - static_eval);
+            }
         }
         best_score
+    }
+
+    /// `raw_eval` of `board` corrected by the correction history, kept below the
+    /// tablebase and mate scores.
+    #[inline]
+    fn corrected_eval(&self, board: &Board, raw_eval: i32) -> i32 {
+        super::evaluator::clamp_static(self.histories.correction.correct(board, raw_eval))
     }
 
     /// Step 14's test of the hash move (`entry.mv`) at a non-root node with no move
@@ -508,13 +552,18 @@ impl Searcher<'_> {
         }
 
         // Stand pat: the side to move may decline every capture.
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             match tt_entry {
                 Some(entry) => entry.eval,
                 None => self.evaluate(board, ply),
             }
+        };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.corrected_eval(board, raw_eval)
         };
         let mut best_score = static_eval;
         if best_score >= beta {
@@ -573,7 +622,7 @@ impl Searcher<'_> {
             Bound::Upper
         };
         self.tt
-            .store(key, best_move, best_score, static_eval, 0, bound, ply);
+            .store(key, best_move, best_score, raw_eval, 0, bound, ply);
         best_score
     }
 
@@ -617,6 +666,10 @@ const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
 /// Pruning steps 7, 12 and 13 apply from this depth down.
 const MAX_PRUNING_DEPTH: i32 = 8;
+/// History pruning (step 11b) applies from this depth down, to quiet moves whose
+/// history score is below `-HISTORY_PRUNING_MARGIN * depth`.
+const MAX_HISTORY_PRUNING_DEPTH: i32 = 4;
+const HISTORY_PRUNING_MARGIN: i32 = 2048;
 /// Quiescence delta pruning: a capture must be able to come this close to alpha.
 const DELTA_MARGIN: i32 = 200;
 /// What a queen promotion adds to a capture's gain (queen less pawn, roughly).

@@ -9,6 +9,7 @@
 
 use cozy_chess::{Board, Color, Move, Piece, Square};
 
+use super::correction::CorrectionHistory;
 use super::score::MAX_PLY;
 
 /// The bound of every history entry.
@@ -66,7 +67,8 @@ impl ContinuationHistory {
     }
 }
 
-/// The move-ordering statistics of one search thread (about 600 KB, on the heap).
+/// The move-ordering statistics of one search thread (about 600 KB, on the heap), and the
+/// evaluation's correction history.
 pub struct Histories {
     /// Butterfly history of quiet moves, `[color][from][to]`.
     quiet: Box<[[[i16; Square::NUM]; Square::NUM]; Color::NUM]>,
@@ -79,6 +81,8 @@ pub struct Histories {
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// The quiet move that last refuted a move, by that move's `[piece][to]`.
     counter: [[Option<Move>; Square::NUM]; Piece::NUM],
+    /// How far the static evaluation has erred, by pawn structure.
+    pub correction: CorrectionHistory,
 }
 
 /// The histories of each search thread, kept between the searches of a game. A search
@@ -138,6 +142,7 @@ impl Histories {
             continuation: [ContinuationHistory::new(), ContinuationHistory::new()],
             killers: [[None; 2]; MAX_PLY],
             counter: [[None; Square::NUM]; Piece::NUM],
+            correction: CorrectionHistory::new(),
         }
     }
 
@@ -150,6 +155,7 @@ impl Histories {
         }
         self.clear_killers();
         self.counter = [[None; Square::NUM]; Piece::NUM];
+        self.correction.clear();
     }
 
     /// Forgets every killer (at the start of a search: they are indexed by ply from the

@@ -5,6 +5,7 @@
 
 mod alphabeta;
 mod control;
+pub mod correction;
 pub mod evaluator;
 pub mod history;
 pub mod iterative;
