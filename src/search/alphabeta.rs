@@ -152,6 +152,10 @@ impl Searcher<'_> {
                 return (eval + beta) / 2;
             }
 
+            // (Razoring, a quiescence search that fails low at depth <= 3 when the eval
+            // is 250 per ply below alpha, measured 160-177-170, about -12 Elo, after 507
+            // of 1,000 games at 10,000 nodes/move: left out.)
+
             // Step 8. Null move pruning: if passing still fails high, a real move will.
             // Not in pawn endings, where zugzwang makes passing an advantage.
             // Measured: +51 ± 42 Elo (step removed vs kept, 200 games at 20k nodes/move).
@@ -320,6 +324,9 @@ impl Searcher<'_> {
                     if quiet {
                         reduction -= self.histories.quiet_score(board, mv, &context) / 8192;
                     }
+                    // (One more ply for quiet moves when the hash move is a capture
+                    // measured 244-249-220, about -2 Elo, after 713 of 1,000 games at
+                    // 10,000 nodes/move: left out.)
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(
