@@ -16,7 +16,8 @@ const GRAIN: i32 = 256;
 /// A new verdict's weight is `min(depth + 1, MAX_WEIGHT)` out of `WEIGHT_SCALE`.
 const WEIGHT_SCALE: i32 = 256;
 const MAX_WEIGHT: i32 = 16;
-/// The largest correction, in 1/GRAIN centipawns (32 cp).
+/// The largest correction, in 1/GRAIN centipawns (32 cp; 64 cp measured 179-195-153,
+/// about -11 Elo, after 527 of 1,000 games at 10,000 nodes per move).
 const MAX_CORRECTION: i32 = 32 * GRAIN;
 
 /// The correction table of one search thread, indexed `[side to move][pawn key]`.
