@@ -322,6 +322,9 @@ impl Searcher<'_> {
                     ply + 1,
                     true,
                 );
+                // (Re-searching a ply deeper when the reduced score beat the best by
+                // 50 + 2 per ply, a ply shallower when by under 10, measured 350-354-296,
+                // -1.4 ± 18.1 Elo, in 1,000 games at 10,000 nodes/move: left out.)
                 if score > alpha && reduction > 0 {
                     score =
                         -self.negamax(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
