@@ -628,13 +628,12 @@ impl Searcher<'_> {
     }
 
     fn context(&self, ply: usize) -> ContextMoves {
+        let back = |n: usize| ply.checked_sub(n).and_then(|i| self.stack[i].moved);
         ContextMoves {
-            prev1: self.stack[ply].moved,
-            prev2: if ply >= 1 {
-                self.stack[ply - 1].moved
-            } else {
-                None
-            },
+            prev1: back(0),
+            prev2: back(1),
+            prev3: back(2),
+            prev4: back(3),
         }
     }
 }

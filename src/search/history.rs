@@ -16,12 +16,14 @@ use super::score::MAX_PLY;
 pub const HISTORY_MAX: i32 = 16_384;
 
 /// The moves that led to the current position, for continuation histories and the
-/// countermove: the piece that moved and its destination, one and two plies ago. `None`
-/// at the root and after a null move.
+/// countermove: the piece that moved and its destination, one to four plies ago. `None`
+/// before the root and after a null move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ContextMoves {
     pub prev1: Option<(Piece, Square)>,
     pub prev2: Option<(Piece, Square)>,
+    pub prev3: Option<(Piece, Square)>,
+    pub prev4: Option<(Piece, Square)>,
 }
 
 impl ContextMoves {
@@ -30,6 +32,8 @@ impl ContextMoves {
         ContextMoves {
             prev1: moved,
             prev2: self.prev1,
+            prev3: self.prev2,
+            prev4: self.prev3,
         }
     }
 }
@@ -75,8 +79,11 @@ pub struct Histories {
     /// Capture history, `[moved piece][to][captured piece]`; the king slot of the
     /// captured piece (never captured) holds non-capturing promotions.
     capture: [[[i16; Piece::NUM]; Square::NUM]; Piece::NUM],
-    /// Continuation histories of quiet moves, for the moves one and two plies back.
-    continuation: [ContinuationHistory; 2],
+    /// Continuation histories of quiet moves, for the moves one, two and four plies back
+    /// (the opponent's last move and the side to move's last two).
+    /// Measured (the four-ply table added): +14.6 ± 17.6 Elo (1,000 games at 10,000
+    /// nodes/move, pentanomial).
+    continuation: [ContinuationHistory; 3],
     /// Two quiet moves per ply that caused cutoffs, the most recent first.
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// The quiet move that last refuted a move, by that move's `[piece][to]`.
@@ -139,7 +146,7 @@ impl Histories {
         Histories {
             quiet: Box::new([[[0; Square::NUM]; Square::NUM]; Color::NUM]),
             capture: [[[0; Piece::NUM]; Square::NUM]; Piece::NUM],
-            continuation: [ContinuationHistory::new(), ContinuationHistory::new()],
+            continuation: [(); 3].map(|()| ContinuationHistory::new()),
             killers: [[None; 2]; MAX_PLY],
             counter: [[None; Square::NUM]; Piece::NUM],
             correction: CorrectionHistory::new(),
@@ -203,7 +210,11 @@ impl Histories {
     #[inline(always)]
     pub fn quiet_score_of(&self, us: Color, piece: Piece, mv: Move, cont: &ContextMoves) -> i32 {
         let mut score = i32::from(self.quiet[us as usize][mv.from as usize][mv.to as usize]);
-        for (table, prev) in self.continuation.iter().zip([cont.prev1, cont.prev2]) {
+        for (table, prev) in self
+            .continuation
+            .iter()
+            .zip([cont.prev1, cont.prev2, cont.prev4])
+        {
             if let Some(prev) = prev {
                 score += i32::from(table.table(prev)[piece as usize][mv.to as usize]);
             }
@@ -293,7 +304,11 @@ impl Histories {
             &mut self.quiet[us as usize][mv.from as usize][mv.to as usize],
             bonus,
         );
-        for (table, prev) in self.continuation.iter_mut().zip([cont.prev1, cont.prev2]) {
+        for (table, prev) in self
+            .continuation
+            .iter_mut()
+            .zip([cont.prev1, cont.prev2, cont.prev4])
+        {
             if let Some(prev) = prev {
                 gravity(
                     &mut table.table_mut(prev)[piece as usize][mv.to as usize],
@@ -369,6 +384,7 @@ mod tests {
         let cont = ContextMoves {
             prev1: Some((Piece::Pawn, Square::E5)),
             prev2: Some((Piece::Knight, Square::F3)),
+            ..ContextMoves::default()
         };
         let best = mv("g1f3");
         let tried = [mv("a2a3"), mv("h2h3"), best];
