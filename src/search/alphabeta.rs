@@ -119,6 +119,9 @@ impl Searcher<'_> {
             && ply >= 2
             && self.stack[ply - 2].static_eval != -INFINITY
             && static_eval > self.stack[ply - 2].static_eval;
+        // (Eval-difference history, a butterfly bonus of -10 × (parent's + this static
+        // eval), at most ±1000, for the quiet move that led here, measured 332-384-284,
+        // -18.1 ± 18.3 Elo, in 1,000 games at 10,000 nodes/move: left out.)
         // A TT score is a better estimate than the static evaluation when its bound allows.
         let eval = refined_eval(tt_entry, static_eval, in_check);
         self.histories.clear_killers_at(ply + 1);
