@@ -4,7 +4,7 @@
 
 use cozy_chess::{Board, Move, Piece};
 
-use super::history::ContextMoves;
+use super::history::{ContextMoves, Histories};
 use super::movepick::MAX_MOVES;
 use super::movepick::{MovePicker, Stage};
 use super::score::{is_decisive, mate_in, mated_in, tb_loss_in, tb_win_in, INFINITY, MAX_PLY};
@@ -306,6 +306,9 @@ impl Searcher<'_> {
                 {
                     reduction = self.lmr.reduction(depth, move_count, quiet);
                     reduction -= i32::from(pv_node);
+                    // (A ply less again where the hash table marks the position as once
+                    // searched as a PV node measured 111-182-90, about -66 Elo, after 383
+                    // games at 10,000 nodes/move: left out.)
                     reduction += i32::from(cut_node);
                     reduction -= i32::from(improving);
                     reduction -= i32::from(gives_check);
@@ -419,6 +422,25 @@ impl Searcher<'_> {
             };
             self.tt
                 .store(key, best_move, best_score, raw_eval, depth, bound, ply);
+
+            // Step 17b. Prior-move bonus: when every move here failed low, the opponent's
+            // quiet move that led here was a good one.
+            // Measured: +17.7 ± 18.1 Elo (added vs without, 1,000 games at 10,000
+            // nodes/move, pentanomial).
+            if best_move.is_none() && tb_bound.is_none() && ply >= 1 {
+                if let (Some(prev), Some((piece, _))) =
+                    (self.stack[ply].quiet_move, self.stack[ply].moved)
+                {
+                    let cont = self.context(ply - 1);
+                    self.histories.reward_quiet(
+                        !board.side_to_move(),
+                        piece,
+                        prev,
+                        Histories::bonus(depth),
+                        &cont,
+                    );
+                }
+            }
 
             // Step 18. Correction history: teach the table how far the static
             // evaluation was from what the search found, when the bound says which way.

@@ -18,6 +18,9 @@ pub struct Frame {
     /// The piece that moved to reach this ply and the square the move names (the rook's
     /// square for castling), for the histories (`None` after a null move or at the root).
     pub moved: Option<(Piece, Square)>,
+    /// The move that reached this ply when it was quiet (`None` after a capture, a
+    /// promotion or a null move, and at the root).
+    pub quiet_move: Option<Move>,
     /// The hash move the singular-extension search at this ply leaves out.
     pub excluded: Option<Move>,
     /// How many double extensions the line from the root to this ply has had.
@@ -30,6 +33,7 @@ impl Default for Frame {
         Frame {
             static_eval: -INFINITY,
             moved: None,
+            quiet_move: None,
             excluded: None,
             double_extensions: 0,
             null_allowed: true,
@@ -203,6 +207,7 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub fn push_move(&mut self, board: &Board, mv: Move, ply: usize) {
         self.stack[ply + 1].moved = board.piece_on(mv.from).map(|piece| (piece, mv.to));
+        self.stack[ply + 1].quiet_move = crate::rules::is_quiet(board, mv).then_some(mv);
         self.path.push(board.hash());
         self.evaluator.push(board, mv);
     }
@@ -213,6 +218,7 @@ impl<'a> Searcher<'a> {
     pub fn play_null(&mut self, board: &Board, ply: usize) -> Option<Board> {
         let child = board.null_move()?;
         self.stack[ply + 1].moved = None;
+        self.stack[ply + 1].quiet_move = None;
         self.path.push(board.hash());
         self.evaluator.push_null();
         Some(child)
