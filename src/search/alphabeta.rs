@@ -438,7 +438,7 @@ impl Searcher<'_> {
                     (self.stack[ply].quiet_move, self.stack[ply].moved)
                 {
                     let cont = self.context(ply - 1);
-                    self.histories.reward_quiet(
+                    self.histories.update_quiet(
                         !board.side_to_move(),
                         piece,
                         prev,

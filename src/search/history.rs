@@ -302,9 +302,9 @@ impl Histories {
         }
     }
 
-    /// Rewards `us` playing the quiet move `mv` with `piece` after the moves of `cont` by
-    /// `bonus` (a malus when negative): its butterfly and continuation histories.
-    pub fn reward_quiet(
+    /// Moves the butterfly and continuation histories of `us` playing the quiet move `mv`
+    /// with `piece` after the moves of `cont` by `bonus` (a malus when negative).
+    pub fn update_quiet(
         &mut self,
         us: Color,
         piece: Piece,
@@ -312,10 +312,6 @@ impl Histories {
         bonus: i32,
         cont: &ContextMoves,
     ) {
-        self.update_quiet(us, piece, mv, bonus, cont);
-    }
-
-    fn update_quiet(&mut self, us: Color, piece: Piece, mv: Move, bonus: i32, cont: &ContextMoves) {
         gravity(
             &mut self.quiet[us as usize][mv.from as usize][mv.to as usize],
             bonus,
