@@ -488,6 +488,9 @@ impl Searcher<'_> {
             None => self.evaluate(board, ply),
         };
         let corrected = self.histories.correction.correct(board, raw);
+        // (Damping the eval towards a draw as the fifty-move counter runs, by
+        // (200 - halfmove) / 200, measured 368-357-275, +3.8 ± 18.7 Elo, in 1,000 games at
+        // 10,000 nodes/move: not shown to help, left out.)
         (raw, super::evaluator::clamp_static(corrected))
     }
 
