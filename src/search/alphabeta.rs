@@ -246,8 +246,8 @@ impl Searcher<'_> {
                 // Measured (this depth instead of the node's): +23.7 ± 18.0 Elo (1,000
                 // games at 10,000 nodes/move, pentanomial).
                 let lmr_depth = (depth - 1 - self.lmr.reduction(depth, move_count, true)
-                    + history / 8192)
-                    .max(0);
+                    + history_reduction(history))
+                .max(0);
                 // Step 12. Futility pruning: the static eval is too far below alpha
                 // for a quiet move to help, unless it checks.
                 // Measured: +58 ± 41 Elo (step removed vs kept, 200 games at 20k nodes/move).
@@ -295,7 +295,7 @@ impl Searcher<'_> {
             self.stack[ply + 1].double_extensions =
                 self.stack[ply].double_extensions + u8::from(extension >= 2);
 
-            self.push_move(board, mv, ply);
+            self.push_move(board, mv, quiet, ply);
             let nodes_before = self.nodes;
             let new_depth = depth - 1 + extension;
 
@@ -319,7 +319,7 @@ impl Searcher<'_> {
                     reduction -= i32::from(improving);
                     reduction -= i32::from(gives_check);
                     if quiet {
-                        reduction -= history / 8192;
+                        reduction -= history_reduction(history);
                     }
                     // (One more ply for quiet moves when the hash move is a capture
                     // measured 244-249-220, about -2 Elo, after 713 of 1,000 games at
@@ -727,6 +727,12 @@ fn rfp_margin(depth: i32, improving: bool) -> i32 {
 /// How much shallower the null-move search goes: more at depth and far above beta.
 fn null_move_reduction(depth: i32, eval: i32, beta: i32) -> i32 {
     3 + depth / 4 + ((eval - beta) / 200).min(3)
+}
+
+/// How many plies less LMR reduces a quiet move for its history score (more when the
+/// score is negative).
+fn history_reduction(history: i32) -> i32 {
+    history / 8192
 }
 
 /// How far below alpha the eval may be before quiet moves are futile.

@@ -195,19 +195,20 @@ impl<'a> Searcher<'a> {
         let mut child = board.clone();
         child.play_unchecked(mv);
         self.tt.prefetch(child.hash());
-        self.push_move(board, mv, ply);
+        self.push_move(board, mv, crate::rules::is_quiet(board, mv), ply);
         child
     }
 
     /// Records `mv`, about to be searched from `board` at `ply`, on the ply stack: the
-    /// moved piece at `ply + 1` for the histories, `board`'s hash on the repetition path,
+    /// moved piece at `ply + 1` for the histories (and the move itself when `quiet`, as
+    /// the caller has already decided), `board`'s hash on the repetition path,
     /// and the move's delta on the evaluator's stack (which computes it only when it
     /// needs it). For callers that made the child board earlier (the main search makes
     /// it before its pruning decisions, which need to know whether it gives check).
     #[inline]
-    pub fn push_move(&mut self, board: &Board, mv: Move, ply: usize) {
+    pub fn push_move(&mut self, board: &Board, mv: Move, quiet: bool, ply: usize) {
         self.stack[ply + 1].moved = board.piece_on(mv.from).map(|piece| (piece, mv.to));
-        self.stack[ply + 1].quiet_move = crate::rules::is_quiet(board, mv).then_some(mv);
+        self.stack[ply + 1].quiet_move = quiet.then_some(mv);
         self.path.push(board.hash());
         self.evaluator.push(board, mv);
     }
