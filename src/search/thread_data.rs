@@ -26,6 +26,9 @@ pub struct Frame {
     /// How many double extensions the line from the root to this ply has had.
     pub double_extensions: u8,
     pub null_allowed: bool,
+    /// How many nodes at this ply have failed high since the node two plies up began
+    /// (its children's children: the replies to this ply's siblings' moves).
+    pub cutoffs: u8,
 }
 
 impl Default for Frame {
@@ -37,6 +40,7 @@ impl Default for Frame {
             excluded: None,
             double_extensions: 0,
             null_allowed: true,
+            cutoffs: 0,
         }
     }
 }
