@@ -265,3 +265,29 @@ mod tests {
         assert!(!tablebase_root_probeable(&castling, 7));
     }
 }
+
+/// The squares the opponent of the side to move attacks (pieces block as they stand).
+pub fn threats(board: &Board) -> cozy_chess::BitBoard {
+    use cozy_chess::{
+        get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+        BitBoard,
+    };
+    let them = !board.side_to_move();
+    let theirs = board.colors(them);
+    let occupied = board.occupied();
+    let mut attacked = BitBoard::EMPTY;
+    for sq in theirs & board.pieces(Piece::Pawn) {
+        attacked |= get_pawn_attacks(sq, them);
+    }
+    for sq in theirs & board.pieces(Piece::Knight) {
+        attacked |= get_knight_moves(sq);
+    }
+    let queens = board.pieces(Piece::Queen);
+    for sq in theirs & (board.pieces(Piece::Bishop) | queens) {
+        attacked |= get_bishop_moves(sq, occupied);
+    }
+    for sq in theirs & (board.pieces(Piece::Rook) | queens) {
+        attacked |= get_rook_moves(sq, occupied);
+    }
+    attacked | get_king_moves(board.king(them))
+}

@@ -187,6 +187,8 @@ impl Searcher<'_> {
         }
 
         // Step 10. The move loop.
+        // The opponent's attacks index the butterfly history (`Histories::quiet`).
+        self.stack[ply].threats = crate::rules::threats(board);
         let context = self.context(ply);
         let killers = self.histories.killers(ply);
         let counter = self.histories.counter_move(&context);
@@ -615,6 +617,10 @@ impl Searcher<'_> {
         }
         alpha = alpha.max(best_score);
 
+        if in_check {
+            // Evasions are ordered by the histories, which the threats index.
+            self.stack[ply].threats = crate::rules::threats(board);
+        }
         let context = self.context(ply);
         let mut picker = MovePicker::new_qsearch(tt_entry.and_then(|e| e.mv), in_check);
         let mut best_move = None;
@@ -677,6 +683,7 @@ impl Searcher<'_> {
             prev2: back(1),
             prev3: back(2),
             prev4: back(3),
+            threats: self.stack[ply].threats,
         }
     }
 }

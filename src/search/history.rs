@@ -7,7 +7,7 @@
 //! previous ones learnt, less the killers (ply-indexed, so they would sit at the wrong
 //! plies once the root has moved on). `ucinewgame` and `Clear Hash` empty it.
 
-use cozy_chess::{Board, Color, Move, Piece, Square};
+use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
 
 use super::correction::CorrectionHistory;
 use super::score::MAX_PLY;
@@ -24,6 +24,8 @@ pub struct ContextMoves {
     pub prev2: Option<(Piece, Square)>,
     pub prev3: Option<(Piece, Square)>,
     pub prev4: Option<(Piece, Square)>,
+    /// The squares the opponent of the side to move attacks.
+    pub threats: BitBoard,
 }
 
 impl ContextMoves {
@@ -34,9 +36,13 @@ impl ContextMoves {
             prev2: self.prev1,
             prev3: self.prev2,
             prev4: self.prev3,
+            threats: BitBoard::EMPTY,
         }
     }
 }
+
+/// A score per (origin, destination).
+type Butterfly = [[i16; Square::NUM]; Square::NUM];
 
 /// A score per (piece, destination square).
 type PieceTo = [[i16; Square::NUM]; Piece::NUM];
@@ -74,8 +80,13 @@ impl ContinuationHistory {
 /// The move-ordering statistics of one search thread (about 600 KB, on the heap), and the
 /// evaluation's correction history.
 pub struct Histories {
-    /// Butterfly history of quiet moves, `[color][from][to]`.
-    quiet: Box<[[[i16; Square::NUM]; Square::NUM]; Color::NUM]>,
+    /// Butterfly history of quiet moves, `[color][from attacked][to attacked][from][to]`:
+    /// whether the opponent attacks the origin and the destination tells a move that
+    /// escapes a threat, or walks into one, from the same move in a quiet position.
+    /// Measured (threat-indexed vs `[color][from][to]`): +25.8 ± 19.1 Elo against
+    /// `72a6f81`, +23.0 ± 17.8 on top of the cutoff-count LMR (1,000 games each at
+    /// 10,000 nodes/move, pentanomial).
+    quiet: Box<[[[Butterfly; 2]; 2]; Color::NUM]>,
     /// Capture history, `[moved piece][to][captured piece]`; the king slot of the
     /// captured piece (never captured) holds non-capturing promotions.
     capture: [[[i16; Piece::NUM]; Square::NUM]; Piece::NUM],
@@ -145,7 +156,7 @@ impl Histories {
     /// Empty statistics.
     pub fn new() -> Histories {
         Histories {
-            quiet: Box::new([[[0; Square::NUM]; Square::NUM]; Color::NUM]),
+            quiet: Box::new([[[[[0; Square::NUM]; Square::NUM]; 2]; 2]; Color::NUM]),
             capture: [[[0; Piece::NUM]; Square::NUM]; Piece::NUM],
             continuation: [(); 3].map(|()| ContinuationHistory::new()),
             killers: [[None; 2]; MAX_PLY],
@@ -156,7 +167,7 @@ impl Histories {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.quiet.fill([[0; Square::NUM]; Square::NUM]);
+        self.quiet.fill([[[[0; Square::NUM]; Square::NUM]; 2]; 2]);
         self.capture = [[[0; Piece::NUM]; Square::NUM]; Piece::NUM];
         for table in &mut self.continuation {
             table.clear();
@@ -212,7 +223,7 @@ impl Histories {
     /// [`Histories::quiet_score`] when the mover's colour and piece are known.
     #[inline(always)]
     pub fn quiet_score_of(&self, us: Color, piece: Piece, mv: Move, cont: &ContextMoves) -> i32 {
-        let mut score = i32::from(self.quiet[us as usize][mv.from as usize][mv.to as usize]);
+        let mut score = i32::from(self.butterfly(us, mv, cont.threats));
         for (table, prev) in self
             .continuation
             .iter()
@@ -312,10 +323,7 @@ impl Histories {
         bonus: i32,
         cont: &ContextMoves,
     ) {
-        gravity(
-            &mut self.quiet[us as usize][mv.from as usize][mv.to as usize],
-            bonus,
-        );
+        gravity(self.butterfly_mut(us, mv, cont.threats), bonus);
         for (table, prev) in self
             .continuation
             .iter_mut()
@@ -328,6 +336,20 @@ impl Histories {
                 );
             }
         }
+    }
+
+    #[inline(always)]
+    fn butterfly(&self, us: Color, mv: Move, threats: BitBoard) -> i16 {
+        let (from, to) = (threats.has(mv.from), threats.has(mv.to));
+        self.quiet[us as usize][usize::from(from)][usize::from(to)][mv.from as usize]
+            [mv.to as usize]
+    }
+
+    #[inline(always)]
+    fn butterfly_mut(&mut self, us: Color, mv: Move, threats: BitBoard) -> &mut i16 {
+        let (from, to) = (threats.has(mv.from), threats.has(mv.to));
+        &mut self.quiet[us as usize][usize::from(from)][usize::from(to)][mv.from as usize]
+            [mv.to as usize]
     }
 
     fn update_capture(&mut self, (piece, to, victim): (Piece, Square, Option<Piece>), bonus: i32) {

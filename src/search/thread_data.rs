@@ -29,6 +29,8 @@ pub struct Frame {
     /// How many nodes at this ply have failed high since the node two plies up began
     /// (its children's children: the replies to this ply's siblings' moves).
     pub cutoffs: u8,
+    /// The squares the opponent attacks (set before the move loop).
+    pub threats: cozy_chess::BitBoard,
 }
 
 impl Default for Frame {
@@ -41,6 +43,7 @@ impl Default for Frame {
             double_extensions: 0,
             null_allowed: true,
             cutoffs: 0,
+            threats: cozy_chess::BitBoard::EMPTY,
         }
     }
 }
