@@ -128,6 +128,32 @@ pub fn game_end(game: &Game) -> Option<GameEnd> {
     None
 }
 
+/// The squares the opponent of the side to move attacks (pieces block as they stand).
+pub fn threats(board: &Board) -> cozy_chess::BitBoard {
+    use cozy_chess::{
+        get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+        BitBoard,
+    };
+    let them = !board.side_to_move();
+    let theirs = board.colors(them);
+    let occupied = board.occupied();
+    let mut attacked = BitBoard::EMPTY;
+    for sq in theirs & board.pieces(Piece::Pawn) {
+        attacked |= get_pawn_attacks(sq, them);
+    }
+    for sq in theirs & board.pieces(Piece::Knight) {
+        attacked |= get_knight_moves(sq);
+    }
+    let queens = board.pieces(Piece::Queen);
+    for sq in theirs & (board.pieces(Piece::Bishop) | queens) {
+        attacked |= get_bishop_moves(sq, occupied);
+    }
+    for sq in theirs & (board.pieces(Piece::Rook) | queens) {
+        attacked |= get_rook_moves(sq, occupied);
+    }
+    attacked | get_king_moves(board.king(them))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,30 +290,22 @@ mod tests {
         let castling = board("8/8/4k3/8/8/8/8/R3K3 w Q - 0 1");
         assert!(!tablebase_root_probeable(&castling, 7));
     }
-}
 
-/// The squares the opponent of the side to move attacks (pieces block as they stand).
-pub fn threats(board: &Board) -> cozy_chess::BitBoard {
-    use cozy_chess::{
-        get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
-        BitBoard,
-    };
-    let them = !board.side_to_move();
-    let theirs = board.colors(them);
-    let occupied = board.occupied();
-    let mut attacked = BitBoard::EMPTY;
-    for sq in theirs & board.pieces(Piece::Pawn) {
-        attacked |= get_pawn_attacks(sq, them);
+    #[test]
+    fn threats_are_the_opponents_attacks() {
+        use cozy_chess::Square;
+        // Start position: Black attacks the sixth rank and nothing nearer White.
+        let start = threats(&Board::default());
+        for square in [Square::A6, Square::E6, Square::H6, Square::F6] {
+            assert!(start.has(square), "{square}");
+        }
+        assert!((start & cozy_chess::Rank::Fifth.bitboard()).is_empty());
+        // A rook attacks up to and including the first piece in its way (here the
+        // king it checks), a king its neighbours; e2 is attacked by nothing.
+        let checked = threats(&board("4k3/8/8/8/8/8/4P3/r3K3 w - - 0 1"));
+        for square in [Square::D1, Square::E1, Square::A8, Square::D7] {
+            assert!(checked.has(square), "{square}");
+        }
+        assert!(!checked.has(Square::F1) && !checked.has(Square::E2));
     }
-    for sq in theirs & board.pieces(Piece::Knight) {
-        attacked |= get_knight_moves(sq);
-    }
-    let queens = board.pieces(Piece::Queen);
-    for sq in theirs & (board.pieces(Piece::Bishop) | queens) {
-        attacked |= get_bishop_moves(sq, occupied);
-    }
-    for sq in theirs & (board.pieces(Piece::Rook) | queens) {
-        attacked |= get_rook_moves(sq, occupied);
-    }
-    attacked | get_king_moves(board.king(them))
 }

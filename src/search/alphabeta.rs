@@ -117,6 +117,8 @@ impl Searcher<'_> {
         // adjusts it), and whether it improved on two plies ago.
         let (raw_eval, static_eval) = self.static_evals(board, tt_entry, in_check, ply);
         self.stack[ply].static_eval = static_eval;
+        // (Comparing with four plies back when the side was in check two plies back
+        // measured -2.1 ± 16.9 Elo in 1,000 games at 10,000 nodes/move: left out.)
         let improving = !in_check
             && ply >= 2
             && self.stack[ply - 2].static_eval != -INFINITY
@@ -146,6 +148,10 @@ impl Searcher<'_> {
             // Step 8. Null move pruning: if passing still fails high, a real move will.
             // Not in pawn endings, where zugzwang makes passing an advantage.
             // Measured: +51 ± 42 Elo (step removed vs kept, 200 games at 20k nodes/move).
+            // (Requiring `static_eval >= beta - 20 * depth + 160` instead measured
+            // -50.6 ± 26.9 Elo, SPRT H0 after 485 games; dropping the static-eval
+            // condition +5.6 ± 17.9 and a reduction of `depth / 3` instead of `depth / 4`
+            // -6.6 ± 17.6, 1,000 games each at 10,000 nodes/move: left out.)
             if depth >= 3
                 && eval >= beta
                 && static_eval >= beta
@@ -319,6 +325,8 @@ impl Searcher<'_> {
                     // (A ply less again where the hash table marks the position as once
                     // searched as a PV node measured 111-182-90, about -66 Elo, after 383
                     // games at 10,000 nodes/move: left out.)
+                    // (Two plies at cut nodes measured +12.2 ± 19.0 Elo in 1,000 games
+                    // at 10,000 nodes/move: not shown, left out.)
                     reduction += i32::from(cut_node);
                     // A ply more when the replies to the earlier moves here kept failing
                     // high (more than three cutoffs one ply down): this node is likely
@@ -328,6 +336,8 @@ impl Searcher<'_> {
                     reduction += i32::from(self.stack[ply + 1].cutoffs > 3);
                     reduction -= i32::from(improving);
                     reduction -= i32::from(gives_check);
+                    // (Captures reduced less by `capture history / 8192` measured -0.7
+                    // ± 17.3 Elo in 1,000 games at 10,000 nodes/move: left out.)
                     if quiet {
                         reduction -= history_reduction(history);
                     }
@@ -529,6 +539,8 @@ impl Searcher<'_> {
         {
             return Singular::Extend(0);
         }
+        // (`entry.score - 2 * depth` measured +4.5 ± 17.3 Elo in 1,000 games at 10,000
+        // nodes/move: not shown, left out.)
         let singular_beta = entry.score - depth;
         self.stack[ply].excluded = entry.mv;
         let score = self.negamax(
@@ -552,6 +564,8 @@ impl Searcher<'_> {
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
         } else if entry.score >= beta {
+            // (Also at every cut node measured -2.1 ± 17.9 Elo in 1,000 games at 10,000
+            // nodes/move: left out.)
             Singular::Extend(-1)
         } else {
             Singular::Extend(0)
@@ -644,6 +658,9 @@ impl Searcher<'_> {
                 if !see_ge(board, mv, 0) {
                     continue;
                 }
+                // (Futility, skipping captures with SEE < 1 when the static eval is 120
+                // below alpha, measured -1.4 ± 17.4 Elo in 1,000 games at 10,000
+                // nodes/move: left out.)
             }
             let child = self.play(board, mv, ply);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
