@@ -193,8 +193,11 @@ impl Searcher<'_> {
         }
 
         // Step 10. The move loop.
-        // The opponent's attacks index the butterfly history (`Histories::quiet`).
-        self.stack[ply].threats = crate::rules::threats(board);
+        // The opponent's attacks index the butterfly history (`Histories::quiet`). A
+        // singular search (a move excluded) re-searches this ply's board: already set.
+        if excluded.is_none() {
+            self.stack[ply].threats = crate::rules::threats(board);
+        }
         let context = self.context(ply);
         let killers = self.histories.killers(ply);
         let counter = self.histories.counter_move(&context);
