@@ -3,7 +3,7 @@
 //! quiet. The search, `datagen` and `analyze` all ask here, and so does the tablebase code
 //! about which positions may be probed.
 
-use cozy_chess::{Board, Color, Move, Piece};
+use cozy_chess::{BitBoard, Board, Color, Move, Piece};
 
 use crate::moves::is_capture;
 use crate::position::Game;
@@ -128,30 +128,54 @@ pub fn game_end(game: &Game) -> Option<GameEnd> {
     None
 }
 
-/// The squares the opponent of the side to move attacks (pieces block as they stand).
-pub fn threats(board: &Board) -> cozy_chess::BitBoard {
-    use cozy_chess::{
-        get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
-        BitBoard,
-    };
-    let them = !board.side_to_move();
-    let theirs = board.colors(them);
-    let occupied = board.occupied();
-    let mut attacked = BitBoard::EMPTY;
-    for sq in theirs & board.pieces(Piece::Pawn) {
-        attacked |= get_pawn_attacks(sq, them);
+/// The squares the opponent of the side to move attacks, layered by the cheapest kind of
+/// attacker (pieces block as they stand): each layer includes the ones before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpponentAttacks {
+    /// Attacked by a pawn.
+    pub pawn: BitBoard,
+    /// Attacked by a pawn or a minor piece.
+    pub minor: BitBoard,
+    /// Attacked by a pawn, a minor piece or a rook.
+    pub rook: BitBoard,
+    /// Attacked by anything.
+    pub all: BitBoard,
+}
+
+impl OpponentAttacks {
+    pub fn of(board: &Board) -> OpponentAttacks {
+        use cozy_chess::{
+            get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+        };
+        let them = !board.side_to_move();
+        let theirs = board.colors(them);
+        let occupied = board.occupied();
+        let mut pawn = BitBoard::EMPTY;
+        for sq in theirs & board.pieces(Piece::Pawn) {
+            pawn |= get_pawn_attacks(sq, them);
+        }
+        let mut minor = pawn;
+        for sq in theirs & board.pieces(Piece::Knight) {
+            minor |= get_knight_moves(sq);
+        }
+        for sq in theirs & board.pieces(Piece::Bishop) {
+            minor |= get_bishop_moves(sq, occupied);
+        }
+        let mut rook = minor;
+        for sq in theirs & board.pieces(Piece::Rook) {
+            rook |= get_rook_moves(sq, occupied);
+        }
+        let mut all = rook | get_king_moves(board.king(them));
+        for sq in theirs & board.pieces(Piece::Queen) {
+            all |= get_bishop_moves(sq, occupied) | get_rook_moves(sq, occupied);
+        }
+        OpponentAttacks {
+            pawn,
+            minor,
+            rook,
+            all,
+        }
     }
-    for sq in theirs & board.pieces(Piece::Knight) {
-        attacked |= get_knight_moves(sq);
-    }
-    let queens = board.pieces(Piece::Queen);
-    for sq in theirs & (board.pieces(Piece::Bishop) | queens) {
-        attacked |= get_bishop_moves(sq, occupied);
-    }
-    for sq in theirs & (board.pieces(Piece::Rook) | queens) {
-        attacked |= get_rook_moves(sq, occupied);
-    }
-    attacked | get_king_moves(board.king(them))
 }
 
 #[cfg(test)]
@@ -295,17 +319,39 @@ mod tests {
     fn threats_are_the_opponents_attacks() {
         use cozy_chess::Square;
         // Start position: Black attacks the sixth rank and nothing nearer White.
-        let start = threats(&Board::default());
+        let start = OpponentAttacks::of(&Board::default()).all;
         for square in [Square::A6, Square::E6, Square::H6, Square::F6] {
             assert!(start.has(square), "{square}");
         }
         assert!((start & cozy_chess::Rank::Fifth.bitboard()).is_empty());
         // A rook attacks up to and including the first piece in its way (here the
         // king it checks), a king its neighbours; e2 is attacked by nothing.
-        let checked = threats(&board("4k3/8/8/8/8/8/4P3/r3K3 w - - 0 1"));
+        let checked = OpponentAttacks::of(&board("4k3/8/8/8/8/8/4P3/r3K3 w - - 0 1")).all;
         for square in [Square::D1, Square::E1, Square::A8, Square::D7] {
             assert!(checked.has(square), "{square}");
         }
         assert!(!checked.has(Square::F1) && !checked.has(Square::E2));
+    }
+
+    #[test]
+    fn opponent_attacks_are_layered_by_the_cheapest_attacker() {
+        use cozy_chess::{Rank, Square};
+        // Black: pawn d5, knight g6, rook a3, queen h8, king e8.
+        let attacks = OpponentAttacks::of(&board("4k2q/8/6n1/3p4/8/r7/8/4K3 w - - 0 1"));
+        assert_eq!(attacks.pawn, Square::C4.bitboard() | Square::E4.bitboard());
+        assert!(attacks.minor.has(Square::E5) && !attacks.pawn.has(Square::E5));
+        assert!(attacks.rook.has(Square::H3) && !attacks.minor.has(Square::H3));
+        // The queen's and the king's squares are only in the last layer.
+        assert!(attacks.all.has(Square::B2) && !attacks.rook.has(Square::B2));
+        assert!(attacks.all.has(Square::H1) && !attacks.rook.has(Square::H1));
+        assert!(attacks.all.has(Square::D8) && !attacks.rook.has(Square::D8));
+        for (inner, outer) in [
+            (attacks.pawn, attacks.minor),
+            (attacks.minor, attacks.rook),
+            (attacks.rook, attacks.all),
+        ] {
+            assert_eq!(inner & outer, inner);
+        }
+        assert!((attacks.all & Rank::Fourth.bitboard()).has(Square::F4));
     }
 }

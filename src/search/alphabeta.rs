@@ -12,7 +12,7 @@ use super::see::see_ge;
 use super::thread_data::Searcher;
 use super::tt::{Bound, TtEntry, MAX_DEPTH};
 use crate::moves::captured;
-use crate::rules::is_quiet;
+use crate::rules::{is_quiet, OpponentAttacks};
 use crate::tablebase::Wdl;
 
 impl Searcher<'_> {
@@ -193,10 +193,11 @@ impl Searcher<'_> {
         }
 
         // Step 10. The move loop.
-        // The opponent's attacks index the butterfly history (`Histories::quiet`). A
-        // singular search (a move excluded) re-searches this ply's board: already set.
+        // The opponent's attacks index the butterfly history (`Histories::quiet`) and
+        // give quiet moves their threat bonus (`movepick::threat_bonus`). A singular
+        // search (a move excluded) re-searches this ply's board: already set.
         if excluded.is_none() {
-            self.stack[ply].threats = crate::rules::threats(board);
+            self.stack[ply].threats = OpponentAttacks::of(board);
         }
         let context = self.context(ply);
         let killers = self.histories.killers(ply);
@@ -635,8 +636,8 @@ impl Searcher<'_> {
         alpha = alpha.max(best_score);
 
         if in_check {
-            // Evasions are ordered by the histories, which the threats index.
-            self.stack[ply].threats = crate::rules::threats(board);
+            // Quiet evasions are ordered by the histories and the threat bonus.
+            self.stack[ply].threats = OpponentAttacks::of(board);
         }
         let context = self.context(ply);
         let mut picker = MovePicker::new_qsearch(tt_entry.and_then(|e| e.mv), in_check);

@@ -11,6 +11,7 @@ use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
 
 use super::correction::CorrectionHistory;
 use super::score::MAX_PLY;
+use crate::rules::OpponentAttacks;
 
 /// The bound of every history entry.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -24,8 +25,9 @@ pub struct ContextMoves {
     pub prev2: Option<(Piece, Square)>,
     pub prev3: Option<(Piece, Square)>,
     pub prev4: Option<(Piece, Square)>,
-    /// The squares the opponent of the side to move attacks.
-    pub threats: BitBoard,
+    /// The squares the opponent of the side to move attacks (all of them index the
+    /// butterfly history; the move picker's threat bonus reads the layers).
+    pub threats: OpponentAttacks,
 }
 
 impl ContextMoves {
@@ -36,7 +38,7 @@ impl ContextMoves {
             prev2: self.prev1,
             prev3: self.prev2,
             prev4: self.prev3,
-            threats: BitBoard::EMPTY,
+            threats: OpponentAttacks::default(),
         }
     }
 }
@@ -223,7 +225,7 @@ impl Histories {
     /// [`Histories::quiet_score`] when the mover's colour and piece are known.
     #[inline(always)]
     pub fn quiet_score_of(&self, us: Color, piece: Piece, mv: Move, cont: &ContextMoves) -> i32 {
-        let mut score = i32::from(self.butterfly(us, mv, cont.threats));
+        let mut score = i32::from(self.butterfly(us, mv, cont.threats.all));
         for (table, prev) in self
             .continuation
             .iter()
@@ -323,7 +325,7 @@ impl Histories {
         bonus: i32,
         cont: &ContextMoves,
     ) {
-        gravity(self.butterfly_mut(us, mv, cont.threats), bonus);
+        gravity(self.butterfly_mut(us, mv, cont.threats.all), bonus);
         for (table, prev) in self
             .continuation
             .iter_mut()

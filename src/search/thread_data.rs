@@ -5,6 +5,7 @@
 use cozy_chess::{Board, Move, Piece, Square};
 
 use super::evaluator::Evaluator;
+use crate::rules::OpponentAttacks;
 
 use super::control::Control;
 use super::history::Histories;
@@ -29,8 +30,9 @@ pub struct Frame {
     /// How many nodes at this ply have failed high since the node two plies up began
     /// (its children's children: the replies to this ply's siblings' moves).
     pub cutoffs: u8,
-    /// The squares the opponent attacks (set before the move loop).
-    pub threats: cozy_chess::BitBoard,
+    /// The squares the opponent attacks (set before the main search's move loop, and
+    /// in the quiescence search only in check: quiet moves alone read them).
+    pub threats: OpponentAttacks,
 }
 
 impl Default for Frame {
@@ -43,7 +45,7 @@ impl Default for Frame {
             double_extensions: 0,
             null_allowed: true,
             cutoffs: 0,
-            threats: cozy_chess::BitBoard::EMPTY,
+            threats: OpponentAttacks::default(),
         }
     }
 }
