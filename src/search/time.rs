@@ -11,7 +11,7 @@
 //!
 //! With a clock, the time left after the Move Overhead (`usable`) is shared out over an
 //! expected number of moves (`movestogo`, or an estimate from the move number in sudden
-//! death): `soft = usable / moves + 3/4 increment`, `hard = min(5 soft, 40 % of usable)`,
+//! death): `soft = usable / moves + increment`, `hard = min(5 soft, 40 % of usable)`,
 //! and with a single move to go `hard = 85 %` of usable. The increment is never counted
 //! on for the hard limit: it only arrives after the move. Both limits are at least
 //! [`MIN_LIMIT`], so a search always has time to complete depth 1.
@@ -40,11 +40,11 @@ const HARD_FRACTION: f64 = 0.4;
 /// ...or this fraction when the move is the last before the time control.
 const HARD_FRACTION_LAST_MOVE: f64 = 0.85;
 /// Share of the increment added to the soft limit.
-const INCREMENT_SHARE: f64 = 0.75;
+const INCREMENT_SHARE: f64 = 1.0;
 /// Expected moves left in sudden death at the start of the game...
-const SUDDEN_DEATH_MOVES_START: u32 = 40;
+const SUDDEN_DEATH_MOVES_START: u32 = 30;
 /// ...falling by one every two moves to this many.
-const SUDDEN_DEATH_MOVES_END: u32 = 20;
+const SUDDEN_DEATH_MOVES_END: u32 = 15;
 /// Bounds of the combined scale applied to the soft limit between iterations.
 const MIN_SCALE: f64 = 0.4;
 const MAX_SCALE: f64 = 2.5;
@@ -269,11 +269,12 @@ mod tests {
 
     #[test]
     fn typical_allocations() {
-        // 10+0.1, first move: ~9990/40 + 75 ms.
+        // 10+0.1, first move: 9990/30 + 100 ms.
         let tm = manager(10_000, 100, None, 10);
         let soft = tm.soft_limit().expect("timed");
-        assert!((ms(300)..ms(350)).contains(&soft), "{soft:?}");
-        assert!(close(tm.hard_limit(), soft * 5));
+        assert!(close(Some(soft), ms(433)), "{soft:?}");
+        // 30 moves planned: the hard limit is 1 + 30 / 10 soft limits.
+        assert!(close(tm.hard_limit(), soft * 4));
         // 40 moves in 5 s.
         let tm = manager(5000, 0, Some(40), 10);
         assert!(close(tm.soft_limit(), Duration::from_micros(124_750)));
