@@ -12,7 +12,7 @@
 //!
 //! Nothing is allocated: the moves live in a fixed array inside the picker.
 
-use cozy_chess::{BitBoard, Board, Move, Piece, PieceMoves, Rank, Square};
+use cozy_chess::{BitBoard, Board, Color, Move, Piece, PieceMoves, Rank, Square};
 
 use super::history::{ContextMoves, Histories};
 use super::see::{see_ge, see_value};
@@ -395,6 +395,7 @@ impl MovePicker {
         let their = board.colors(!us);
         let not_pawn_quiet = their | promotion_rank(board) | en_passant_target(board);
         let handed_out = [self.tt_move, self.killers[0], self.killers[1], self.counter];
+        let checks = check_squares(board);
         for &all in &self.piece_moves[..self.piece_moves_len] {
             let excluded = if all.piece == Piece::Pawn {
                 not_pawn_quiet
@@ -409,8 +410,7 @@ impl MovePicker {
                 if handed_out.contains(&Some(mv)) {
                     continue;
                 }
-                let score = histories.quiet_score_of(us, all.piece, mv, cont)
-                    + threat_bonus(&cont.threats, all.piece, mv);
+                let score = quiet_order_score(histories, us, all.piece, mv, cont, &checks);
                 self.moves[self.len] = Entry::new(mv, score);
                 self.len += 1;
             }
@@ -452,6 +452,48 @@ fn en_passant_target(board: &Board) -> BitBoard {
     board.en_passant().map_or(BitBoard::EMPTY, |file| {
         Square::new(file, Rank::Sixth.relative_to(board.side_to_move())).bitboard()
     })
+}
+
+/// The score that orders a quiet move of `piece`: its histories, the threat bonus and the
+/// check bonus (`checks` from [`check_squares`]).
+#[inline(always)]
+fn quiet_order_score(
+    histories: &Histories,
+    us: Color,
+    piece: Piece,
+    mv: Move,
+    cont: &ContextMoves,
+    checks: &[BitBoard; 5],
+) -> i32 {
+    let gives_check = checks
+        .get(piece as usize)
+        .is_some_and(|squares| squares.has(mv.to));
+    histories.quiet_score_of(us, piece, mv, cont)
+        + threat_bonus(&cont.threats, piece, mv)
+        + i32::from(gives_check) * CHECK_BONUS
+}
+
+/// What a quiet move that checks directly (not by discovery) adds to its ordering score.
+/// Measured: +18.1 ± 16.9 Elo (added vs without, 1,000 games at 10,000 nodes/move, seed
+/// 87, on top of the threat bonus).
+const CHECK_BONUS: i32 = 6_000;
+
+/// The squares from which each piece of the side to move (pawn to queen, by index) would
+/// check the opponent's king; a king never checks.
+fn check_squares(board: &Board) -> [BitBoard; 5] {
+    use cozy_chess::{get_bishop_moves, get_knight_moves, get_pawn_attacks, get_rook_moves};
+    let them = !board.side_to_move();
+    let king = board.king(them);
+    let occupied = board.occupied();
+    let diagonal = get_bishop_moves(king, occupied);
+    let straight = get_rook_moves(king, occupied);
+    [
+        get_pawn_attacks(king, them),
+        get_knight_moves(king),
+        diagonal,
+        straight,
+        diagonal | straight,
+    ]
 }
 
 /// What a quiet move of `piece` adds to its history score for the opponent's `threats`:
@@ -636,11 +678,26 @@ mod tests {
                 Stage::Quiets => {
                     assert!(is_quiet(board, mv));
                     // The picker keeps scores to 16 bits.
-                    let score = walk
-                        .histories
-                        .quiet_score(board, mv, cont)
-                        .clamp(-32768, 32767);
+                    let piece = board.piece_on(mv.from).expect("a quiet move has a mover");
+                    let score = quiet_order_score(
+                        &walk.histories,
+                        board.side_to_move(),
+                        piece,
+                        mv,
+                        cont,
+                        &check_squares(board),
+                    )
+                    .clamp(-32768, 32767);
                     assert!(score <= last_quiet_score, "quiets out of order");
+                    if piece != Piece::King {
+                        let mut child = board.clone();
+                        child.play_unchecked(mv);
+                        assert_eq!(
+                            check_squares(board)[piece as usize].has(mv.to),
+                            child.checkers().has(mv.to),
+                            "direct check of {mv}"
+                        );
+                    }
                     last_quiet_score = score;
                 }
                 Stage::BadCaptures => {
@@ -665,6 +722,10 @@ mod tests {
         ply: usize,
         cont: ContextMoves,
     ) -> u64 {
+        let cont = ContextMoves {
+            threats: OpponentAttacks::of(board),
+            ..cont
+        };
         let legal = legal_moves(board);
         let (tt, killers, counter) = match walk.feed {
             Feed::Empty => (None, [None; 2], None),
