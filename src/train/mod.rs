@@ -183,7 +183,8 @@ pub struct Args {
     /// The network file to write (its float checkpoint goes to NET.ckpt).
     #[arg(long)]
     out: PathBuf,
-    /// Hidden units per perspective, a multiple of 16 [default: 128, or the checkpoint's].
+    /// Hidden units per perspective, a multiple of 16 [default: 128, or the checkpoint's;
+    /// more than an --init network's widens it, see `Network::widened`]
     #[arg(long)]
     hidden: Option<usize>,
     /// Output buckets by piece count: 1, 2, 4 or 8 [default: 1, or the --init net's; a
@@ -238,12 +239,15 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         None => None,
     };
     if let (Some(hidden), Some(net)) = (args.hidden, &init) {
-        if hidden != net.hidden() {
+        if hidden < net.hidden() {
             return Err(CliError::Invalid(format!(
-                "--hidden {hidden} differs from the --init network's {}",
+                "--hidden {hidden} is narrower than the --init network's {}",
                 net.hidden()
             ))
             .into());
+        }
+        if hidden > net.hidden() && hidden.is_multiple_of(16) && HIDDEN_RANGE.contains(&hidden) {
+            init = Some(net.widened(hidden, args.seed));
         }
     }
     if let Some(buckets) = args.buckets {

@@ -89,6 +89,35 @@ impl Network {
         Network::from_params(self.hidden, buckets, params)
     }
 
+    /// This network with `hidden` units instead of its own (no fewer): the extra units
+    /// get random feature weights as [`Network::new`] draws them (seed `seed`) and zero
+    /// output weights, so the widened network computes the same function and the new
+    /// units start to learn from the first step.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Network {
+        assert!(hidden >= self.hidden, "a network is only widened");
+        let old = self.hidden;
+        let mut wide = Network::new(hidden, self.buckets, seed);
+        for (wide_row, row) in wide.params[..INPUTS * hidden]
+            .chunks_exact_mut(hidden)
+            .zip(self.feature_weights().chunks_exact(old))
+        {
+            wide_row[..old].copy_from_slice(row);
+        }
+        let bias_start = wide.bias_start();
+        wide.params[bias_start..bias_start + old].copy_from_slice(self.feature_bias());
+        let output_start = wide.output_start();
+        for (wide_half, half) in wide.params[output_start..output_start + self.buckets * 2 * hidden]
+            .chunks_exact_mut(hidden)
+            .zip(self.output_weights().chunks_exact(old))
+        {
+            wide_half[..old].copy_from_slice(half);
+            wide_half[old..].fill(0.0);
+        }
+        let output_bias_start = wide.output_bias_start();
+        wide.params[output_bias_start..].copy_from_slice(self.output_bias());
+        wide
+    }
+
     pub fn hidden(&self) -> usize {
         self.hidden
     }

@@ -287,6 +287,28 @@ fn a_network_split_into_buckets_computes_the_same() {
     }
 }
 
+#[test]
+fn a_widened_network_computes_the_same_and_then_learns() {
+    let mut split = material_split(40, 6);
+    let narrow = train(&quick_config(32, 1), &mut split, |_, _| {}).with_buckets(8);
+    let wide = narrow.widened(64, 3);
+    assert_eq!(wide.hidden(), 64);
+    assert_eq!(wide.buckets(), 8);
+    let (_, boards) = random_games(10, 8);
+    for board in &boards {
+        let (a, b) = (narrow.evaluate(board), wide.evaluate(board));
+        assert!((a - b).abs() < 1e-3, "{a} against {b} at {board}");
+    }
+    // The extra units have random feature weights, so that training moves them apart.
+    let extra: Vec<f32> = wide.feature_weights()[..64]
+        .iter()
+        .skip(32)
+        .copied()
+        .collect();
+    assert!(extra.iter().any(|&w| w != 0.0));
+    assert!(extra.windows(2).any(|w| w[0] != w[1]));
+}
+
 /// Rounding costs some accuracy: output weights are multiples of 1/QB = 1/64, an error of
 /// up to 1/128 each, times activations in [0, 1] summed over 2H units (and the
 /// accumulators are multiples of 1/255). For this net (H = 64, trained briefly at a high
