@@ -275,7 +275,10 @@ impl Searcher<'_> {
                 // Step 13. SEE pruning of quiet moves that lose material (checks get
                 // more rope: a sacrifice with check is how mates start).
                 // Measured: +49 ± 40 Elo (step removed vs kept, 200 games at 20k nodes/move).
-                // (SEE pruning of losing captures measured +0 ± 42: left out.)
+                // (SEE pruning of losing captures measured +0 ± 42: left out. Futility
+                // pruning of captures, the static eval plus the victim plus 200 + 150 per
+                // ply still below alpha at depth <= 6, measured +8.3 ± 17.1 Elo in 1,000
+                // games at 10,000 nodes/move: not shown, left out.)
                 let margin = see_quiet_margin(lmr_depth, gives_check);
                 if lmr_depth <= MAX_PRUNING_DEPTH && !see_ge(board, mv, margin) {
                     continue;
