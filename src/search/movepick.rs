@@ -3,8 +3,10 @@
 //!
 //! Main search order: the transposition-table move; captures and queen promotions that do
 //! not lose material (by MVV-LVA plus capture history, checked by SEE); the two killers;
-//! the countermove; the other quiet moves (by butterfly plus continuation history); and
-//! last the losing captures and the underpromotions. Every legal move comes exactly once.
+//! the countermove; the other quiet moves (by butterfly plus continuation history, plus
+//! bonuses for escaping or entering a cheaper attacker's reach, for a direct check and for
+//! attacking a more valuable piece: see `quiet_order_score`); and last the losing
+//! captures and the underpromotions. Every legal move comes exactly once.
 //!
 //! Quiescence search ([`MovePicker::new_qsearch`]) hands out the transposition-table move
 //! and the captures and queen promotions (underpromotions excluded), by MVV-LVA plus
