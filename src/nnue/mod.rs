@@ -4,6 +4,7 @@
 
 pub mod embedded;
 pub mod file;
+pub mod material;
 pub mod network;
 pub mod report;
 pub mod simd;
@@ -12,6 +13,7 @@ pub mod stack;
 mod tests;
 
 pub use embedded::embedded;
+pub use material::scale_by_material;
 pub use network::{evaluate_fresh, Network};
 pub use report::report;
 pub use simd::Backend;

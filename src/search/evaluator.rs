@@ -77,32 +77,16 @@ impl Evaluator {
                         "accumulators out of step at {board}"
                     );
                 }
-                scale_by_material(score, board)
+                // The search sees the network's score scaled by the material left.
+                crate::nnue::scale_by_material(score, board)
             }
         }
     }
 }
 
-/// Scales a network's score by the material left: by 0.98 in the opening down to 0.68 with
-/// bare kings, so that an advantage counts for less as the pieces come off: the side ahead
-/// keeps pieces on, the side behind trades. (The values and the 700/1024 base are the ones
-/// several NNUE engines use.)
-/// Measured: +25.6 ± 16.3 Elo (added vs without, SPRT [0, 10] at 10,000 nodes/move, H1
-/// after 992 games, 350-277-365).
-#[inline]
-fn scale_by_material(score: i32, board: &Board) -> i32 {
-    use cozy_chess::Piece;
-    let count = |piece: Piece| board.pieces(piece).len() as i32;
-    let material = 100 * count(Piece::Pawn)
-        + 422 * (count(Piece::Knight) + count(Piece::Bishop))
-        + 642 * count(Piece::Rook)
-        + 1015 * count(Piece::Queen);
-    score * (700 + material / 32) / 1024
-}
-
 /// A static evaluation as the search may use it: strictly inside the ordinary scores, so
-/// that no evaluation (a network file with extreme but valid weights can reach ±100,000
-/// cp) is mistaken for a tablebase or mate score or leaves the search's window.
+/// that no evaluation (a network file with extreme but valid weights can reach millions
+/// of centipawns) is mistaken for a tablebase or mate score or leaves the search's window.
 #[inline(always)]
 pub fn clamp_static(score: i32) -> i32 {
     score.clamp(-(TB_WIN_BOUND - 1), TB_WIN_BOUND - 1)
@@ -139,22 +123,6 @@ mod tests {
     /// Whole searches with a network: every evaluation on the way is checked against a
     /// fresh one (the debug assertion above), through captures, en passant, promotions,
     /// castling in both modes, null moves and the singular-extension searches.
-    #[test]
-    fn material_scaling_shrinks_scores_as_pieces_come_off() {
-        let scaled = |fen: &str| scale_by_material(1000, &parse_fen(fen, false).unwrap());
-        // The opening: 16 pawns, 4 knights, 4 bishops, 4 rooks, 2 queens.
-        assert_eq!(
-            scaled("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-            1000 * (700 + 9574 / 32) / 1024
-        );
-        assert_eq!(scaled("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 1000 * 700 / 1024);
-        let rook_ending = scaled("4k3/4p3/8/8/8/8/4P3/R3K2r w - - 0 1");
-        assert!(683 < rook_ending && rook_ending < 975, "{rook_ending}");
-        // Symmetric: a score and its negation scale alike.
-        let board = parse_fen("4k3/4p3/8/8/8/8/4P3/R3K2r w - - 0 1", false).unwrap();
-        assert_eq!(scale_by_material(-1000, &board), -rook_ending);
-    }
-
     #[test]
     fn searches_keep_the_accumulators_in_step() {
         let network = random_network(32, 9);

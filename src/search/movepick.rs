@@ -36,7 +36,7 @@ pub enum Stage {
     Killer2,
     /// The countermove of the previous move (a quiet move).
     CounterMove,
-    /// Another quiet move, by history.
+    /// Another quiet move, by `quiet_order_score` (histories and bonuses).
     Quiets,
     /// A capture or queen promotion that loses material by SEE, or an underpromotion.
     BadCaptures,
@@ -391,7 +391,8 @@ impl MovePicker {
         self.noisy_end = len;
     }
 
-    /// Appends the quiet moves, except those already handed out, scored by history.
+    /// Appends the quiet moves, except those already handed out, scored by
+    /// `quiet_order_score`.
     fn generate_quiets(&mut self, board: &Board, histories: &Histories, cont: &ContextMoves) {
         let us = board.side_to_move();
         let their = board.colors(!us);
@@ -707,7 +708,7 @@ mod tests {
 
     /// Runs a picker over `board` to the end without playing the moves, checking that it
     /// hands out each legal move exactly once, with a stage that fits the move, in stage
-    /// order, and the quiet moves by non-increasing history.
+    /// order, and the quiet moves by non-increasing `quiet_order_score`.
     fn check_node(
         walk: &Walk,
         board: &Board,
