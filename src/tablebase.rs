@@ -18,7 +18,7 @@ use std::sync::{Arc, Weak};
 
 use cozy_chess::{Board, Color, Move, Piece, Rank, Square};
 use parking_lot::Mutex;
-use pyrrhic_rs::{DtzProbeValue, EngineAdapter, TableBases, WdlProbeResult};
+use pyrrhic_rs::{DtzProbeValue, EngineAdapter, TBError, TableBases, WdlProbeResult};
 
 /// The separator of the folders in `SyzygyPath`, as in the platform's `PATH`.
 pub const PATH_SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };
@@ -295,6 +295,9 @@ struct Loaded {
 /// The loaded set, if any handle to it is alive.
 static CURRENT: Mutex<Option<Weak<Loaded>>> = Mutex::new(None);
 
+/// How many times (5 ms apart) `Tablebases::open` retries while an earlier set unloads.
+const UNLOAD_WAITS: u32 = 200;
+
 /// A loaded set of Syzygy tables. Clones share the tables; they are unloaded when the
 /// last clone goes.
 #[derive(Clone)]
@@ -369,10 +372,24 @@ impl Tablebases {
             }
             return Err(TablebaseError::Busy(loaded.key.clone()));
         }
-        let prober = TableBases::<Adapter>::new(&key).map_err(|why| TablebaseError::Load {
-            path: key.clone(),
-            why: format!("{why:?}"),
-        })?;
+        // A set whose last handle is going away on another thread may still be unloading:
+        // the prober refuses a new set until it is gone, which takes moments.
+        let unloading = current.is_some();
+        let mut attempts = 0;
+        let prober = loop {
+            match TableBases::<Adapter>::new(&key) {
+                Err(TBError::AlreadyInitialized) if unloading && attempts < UNLOAD_WAITS => {
+                    attempts += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                result => {
+                    break result.map_err(|why| TablebaseError::Load {
+                        path: key.clone(),
+                        why: format!("{why:?}"),
+                    })?
+                }
+            }
+        };
         let loaded = Arc::new(Loaded {
             prober,
             scan,
