@@ -26,6 +26,15 @@ pub fn scale_by_material(score: i32, board: &Board) -> i32 {
     (i64::from(score) * i64::from(material_scale(board)) / 1024) as i32
 }
 
+/// The inverse of [`scale_by_material`]: the network score a search that scales by
+/// material saw as `scaled` on `board` (within rounding), saturated to the `i32` range.
+/// The trainer uses it on the scores of games played by such a search
+/// (`cutoff train --scaled-data`), so that every net learns the network's raw score.
+pub fn unscale_by_material(scaled: i32, board: &Board) -> i32 {
+    let raw = i64::from(scaled) * 1024 / i64::from(material_scale(board));
+    raw.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -45,6 +54,27 @@ mod tests {
         // Symmetric: a score and its negation scale alike.
         let board = parse_fen("4k3/4p3/8/8/8/8/4P3/R3K2r w - - 0 1", false).unwrap();
         assert_eq!(scale_by_material(-1000, &board), -rook_ending);
+    }
+
+    #[test]
+    fn unscaling_undoes_the_scaling() {
+        let boards = [
+            Board::default(),
+            parse_fen("4k3/4p3/8/8/8/8/4P3/R3K2r w - - 0 1", false).unwrap(),
+            parse_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", false).unwrap(),
+        ];
+        for board in &boards {
+            for score in [-3000, -457, -1, 0, 1, 99, 700, 2999] {
+                let back = unscale_by_material(scale_by_material(score, board), board);
+                // Scaling rounds towards zero by under one point; unscaling multiplies
+                // that by at most 1024 / 700.
+                assert!((back - score).abs() <= 2, "{score} came back as {back}");
+            }
+        }
+        // Bare kings: a scaled 700 was a raw 1024.
+        assert_eq!(unscale_by_material(700, &boards[2]), 1024);
+        assert_eq!(unscale_by_material(i32::MAX, &boards[2]), i32::MAX);
+        assert_eq!(unscale_by_material(i32::MIN, &boards[2]), i32::MIN);
     }
 
     #[test]

@@ -18,6 +18,18 @@ use crate::nnue::file::{feature_index, INPUTS};
 use crate::search::score::is_decisive;
 use crate::viri::{GameReader, ViriError};
 
+/// What the recorded scores of a data file are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scores {
+    /// The search scores of an engine that used the network's score as it is (every
+    /// data set up to s3, and other engines' files).
+    Raw,
+    /// The search scores of an engine that scales the network's score by the material
+    /// left (`nnue::scale_by_material`, Cutoff since `81c1d56`): divided back out, so
+    /// that the net learns the raw score the engine scales (`--scaled-data`).
+    MaterialScaled,
+}
+
 /// Plies at the start of every game that are never used.
 pub const SKIPPED_PLIES: usize = 8;
 /// The most pieces a position can hold (and so the most active features per view).
@@ -229,8 +241,8 @@ pub fn is_held_out(game: &[u8], fraction: f64) -> bool {
     ((mixed >> 11) as f64 / (1u64 << 53) as f64) < fraction
 }
 
-/// Reads every game of `bytes` into records.
-pub fn load_bytes(bytes: &[u8], holdout: f64) -> Result<Split, ViriError> {
+/// Reads every game of `bytes`, whose scores are `scores`, into records.
+pub fn load_bytes(bytes: &[u8], holdout: f64, scores: Scores) -> Result<Split, ViriError> {
     let mut split = Split::default();
     let built_in = crate::nnue::embedded();
     let mut reader = GameReader::new(bytes);
@@ -247,6 +259,13 @@ pub fn load_bytes(bytes: &[u8], holdout: f64) -> Result<Split, ViriError> {
             if !keep(&board, mv, score, ply) {
                 continue;
             }
+            let score = match scores {
+                Scores::Raw => score,
+                Scores::MaterialScaled => {
+                    let raw = crate::nnue::material::unscale_by_material(score.into(), &board);
+                    raw.clamp(i16::MIN.into(), i16::MAX.into()) as i16
+                }
+            };
             let record = Record::new(&board, score, result_white);
             if held_out {
                 split.held_out.push(record);

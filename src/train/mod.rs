@@ -2,13 +2,16 @@
 //! games on the CPU and writes the quantised network file.
 //!
 //! ```text
-//! cutoff train --data FILE|DIR [--data ...] --out NET [--hidden 128] [--epochs 10]
+//! cutoff train --data FILE|DIR [--data ...] [--scaled-data FILE|DIR ...] --out NET
+//!              [--hidden 128] [--epochs 10]
 //!              [--lr 0.001] [--wdl 0.0] [--holdout 0.05] [--threads all] [--seed 1]
 //!              [--batch 16384] [--buckets 1] [--init CHECKPOINT|NET] [--mirror]
 //! ```
 //!
 //! `--data` may be repeated; a directory stands for its `*.viri` files (so unfinished
-//! `.part` chunks are left out), in name order. Positions are filtered and packed by
+//! `.part` chunks are left out), in name order. `--scaled-data` takes games whose scores
+//! a search scaled by material (`nnue::scale_by_material`) and divides the scale back out,
+//! so that every net learns the network's raw score. Positions are filtered and packed by
 //! `data.rs`; a `--holdout` share of the games, chosen by a hash of each game's bytes (the
 //! same games whatever the seed), is kept out of training and its loss reported after
 //! every epoch. The float network (`model.rs`) minimises the mean of
@@ -47,7 +50,7 @@ use crate::nnue::file::{NetFileError, NetworkParams, BUCKET_COUNTS, HIDDEN_RANGE
 use crate::rng::SplitMix64;
 use crate::viri::ViriError;
 
-pub use data::{load_bytes, LoadStats, Record, Split};
+pub use data::{load_bytes, LoadStats, Record, Scores, Split};
 pub use export::{dequantise, export_bytes, quantise};
 pub use model::Network;
 
@@ -142,8 +145,8 @@ impl Default for TrainConfig {
 /// Everything `cutoff train` was asked to do.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Command {
-    /// The data files, directories already expanded.
-    pub data: Vec<PathBuf>,
+    /// The data files, directories already expanded, each with what its scores are.
+    pub data: Vec<(PathBuf, Scores)>,
     pub out: PathBuf,
     pub holdout: f64,
     pub config: TrainConfig,
@@ -178,8 +181,12 @@ pub struct EpochReport {
 )]
 pub struct Args {
     /// Viriformat files, or directories of `*.viri` files (repeatable).
-    #[arg(long, required = true)]
+    #[arg(long, required_unless_present = "scaled_data")]
     data: Vec<String>,
+    /// The same, for games whose scores were scaled by material (played by Cutoff since
+    /// 81c1d56): the trainer divides the scale back out (repeatable).
+    #[arg(long)]
+    scaled_data: Vec<String>,
     /// The network file to write (its float checkpoint goes to NET.ckpt).
     #[arg(long)]
     out: PathBuf,
@@ -301,8 +308,13 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         return invalid("--wdl must be within [0, 1] and --holdout within [0, 1)");
     }
     let mut data = Vec::new();
-    for source in &args.data {
-        data.extend(expand(Path::new(source))?);
+    for (sources, scores) in [
+        (&args.data, Scores::Raw),
+        (&args.scaled_data, Scores::MaterialScaled),
+    ] {
+        for source in sources {
+            data.extend(expand(Path::new(source))?.into_iter().map(|f| (f, scores)));
+        }
     }
     Ok(Command {
         data,
@@ -518,10 +530,14 @@ pub fn reference_loss(records: &[Record], classical: &[i16], wdl: f32) -> Option
 }
 
 /// Reads and filters every file, `threads` files at a time, keeping file order.
-pub fn load_files(files: &[PathBuf], holdout: f64, threads: usize) -> Result<Split, TrainError> {
-    let load = |path: &PathBuf| -> Result<Split, TrainError> {
+pub fn load_files(
+    files: &[(PathBuf, Scores)],
+    holdout: f64,
+    threads: usize,
+) -> Result<Split, TrainError> {
+    let load = |(path, scores): &(PathBuf, Scores)| -> Result<Split, TrainError> {
         let bytes = read_regular_file(path)?;
-        load_bytes(&bytes, holdout).map_err(|error| TrainError::Data {
+        load_bytes(&bytes, holdout, *scores).map_err(|error| TrainError::Data {
             path: path.display().to_string(),
             error,
         })

@@ -2,7 +2,7 @@
 
 use cozy_chess::{Board, Color, Piece};
 
-use super::data::{load_bytes, Record, Split};
+use super::data::{load_bytes, Record, Scores, Split};
 use super::export::{dequantise, export_bytes, quantise};
 use super::model::{Network, Scratch};
 use super::{train, TrainConfig};
@@ -60,7 +60,7 @@ fn random_games(count: usize, seed: u64) -> (Vec<u8>, Vec<Board>) {
 
 fn material_split(games: usize, seed: u64) -> Split {
     let (bytes, _) = random_games(games, seed);
-    load_bytes(&bytes, 0.1).unwrap()
+    load_bytes(&bytes, 0.1, Scores::Raw).unwrap()
 }
 
 /// The loss of one position computed independently in f64, straight from the board.
@@ -370,7 +370,7 @@ fn command_writes_a_loadable_network() {
     .map(String::from)
     .collect();
     let command = super::parse_args(&args).unwrap();
-    assert_eq!(command.data, [dir.join("a.viri")]);
+    assert_eq!(command.data, [(dir.join("a.viri"), Scores::Raw)]);
     super::run(&command).unwrap();
     let params = NetworkParams::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(params.hidden, 16);
@@ -422,7 +422,7 @@ fn devices_are_refused_as_data_and_as_a_start() {
         return;
     }
     // Read whole, /dev/zero would never end; it is refused at once instead.
-    let error = super::load_files(&[zero.to_path_buf()], 0.05, 1).unwrap_err();
+    let error = super::load_files(&[(zero.to_path_buf(), Scores::Raw)], 0.05, 1).unwrap_err();
     assert!(error.to_string().contains("not a regular file"), "{error}");
     let args: Vec<String> = "--data /dev/zero --out unused.nnue --init /dev/zero"
         .split_whitespace()
@@ -437,10 +437,64 @@ fn devices_are_refused_as_data_and_as_a_start() {
 }
 
 #[test]
+fn scaled_data_has_the_material_scale_divided_out() {
+    let (bytes, _) = random_games(20, 6);
+    let raw = load_bytes(&bytes, 0.0, Scores::Raw).unwrap();
+    let scaled = load_bytes(&bytes, 0.0, Scores::MaterialScaled).unwrap();
+    let mut expected = Vec::new();
+    let mut reader = crate::viri::GameReader::new(&bytes);
+    while let Some(game) = reader.next_game().unwrap() {
+        for (ply, (board, mv, score)) in game.positions().enumerate() {
+            if super::data::keep(&board, mv, score, ply) {
+                let white = crate::nnue::material::unscale_by_material(score.into(), &board);
+                let us = board.side_to_move();
+                expected.push(if us == Color::White { white } else { -white });
+            }
+        }
+    }
+    assert!(expected.len() > 100);
+    let unscaled: Vec<i32> = scaled.train.iter().map(|r| i32::from(r.score)).collect();
+    assert_eq!(unscaled, expected);
+    // The same positions, each score as large or larger, and most of them larger.
+    assert_eq!(raw.train.len(), scaled.train.len());
+    let mut grown = 0;
+    for (r, s) in raw.train.iter().zip(&scaled.train) {
+        let mut same_score = *s;
+        same_score.score = r.score;
+        assert_eq!(same_score, *r);
+        assert!(i32::from(s.score).abs() >= i32::from(r.score).abs());
+        grown += usize::from(s.score != r.score);
+    }
+    assert!(2 * grown > expected.len(), "{grown} of {}", expected.len());
+}
+
+#[test]
+fn scaled_data_is_read_from_its_own_flag() {
+    let args: Vec<String> = "--data a.viri --scaled-data b.viri --out net.nnue"
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    let command = super::parse_args(&args).unwrap();
+    assert_eq!(
+        command.data,
+        [
+            (std::path::PathBuf::from("a.viri"), Scores::Raw),
+            (std::path::PathBuf::from("b.viri"), Scores::MaterialScaled)
+        ]
+    );
+    let alone: Vec<String> = ["--scaled-data", "b.viri", "--out", "net.nnue"]
+        .map(String::from)
+        .to_vec();
+    assert!(super::parse_args(&alone).is_ok());
+    let neither: Vec<String> = ["--out", "net.nnue"].map(String::from).to_vec();
+    assert!(super::parse_args(&neither).is_err());
+}
+
+#[test]
 fn the_built_in_network_is_measured_on_every_held_out_position() {
     let (bytes, _) = random_games(20, 5);
     // Everything held out, so the held-out positions are the kept ones in game order.
-    let split = load_bytes(&bytes, 1.0).unwrap();
+    let split = load_bytes(&bytes, 1.0, Scores::Raw).unwrap();
     let net = crate::nnue::embedded().expect("a network is built in");
     let mut expected = Vec::new();
     let mut reader = crate::viri::GameReader::new(&bytes);
