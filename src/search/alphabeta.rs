@@ -350,6 +350,8 @@ impl Searcher<'_> {
                     if quiet {
                         reduction -= history_reduction(history);
                     }
+                    // (A ply less for the killers and the counter move measured -6.2
+                    // ± 29.5 Elo after 335 games at 10,000 nodes/move: left out.)
                     // (One more ply for quiet moves when the hash move is a capture
                     // measured 244-249-220, about -2 Elo, after 713 of 1,000 games at
                     // 10,000 nodes/move: left out.)
