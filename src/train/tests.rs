@@ -58,6 +58,11 @@ fn random_games(count: usize, seed: u64) -> (Vec<u8>, Vec<Board>) {
     (bytes, boards)
 }
 
+/// The command-line words of `line`.
+fn words(line: &str) -> Vec<String> {
+    line.split_whitespace().map(String::from).collect()
+}
+
 fn material_split(games: usize, seed: u64) -> Split {
     let (bytes, _) = random_games(games, seed);
     load_bytes(&bytes, 0.1, Scores::Raw).unwrap()
@@ -361,14 +366,11 @@ fn command_writes_a_loadable_network() {
     std::fs::write(dir.join("a.viri"), &bytes).unwrap();
     std::fs::write(dir.join("b.viri.part"), b"unfinished").unwrap();
     let out = dir.join("net.bin");
-    let args: Vec<String> = format!(
+    let args = words(&format!(
         "--data {} --out {} --hidden 16 --epochs 1 --batch 128 --threads 2",
         dir.display(),
         out.display()
-    )
-    .split_whitespace()
-    .map(String::from)
-    .collect();
+    ));
     let command = super::parse_args(&args).unwrap();
     assert_eq!(command.data, [(dir.join("a.viri"), Scores::Raw)]);
     super::run(&command).unwrap();
@@ -424,10 +426,7 @@ fn devices_are_refused_as_data_and_as_a_start() {
     // Read whole, /dev/zero would never end; it is refused at once instead.
     let error = super::load_files(&[(zero.to_path_buf(), Scores::Raw)], 0.05, 1).unwrap_err();
     assert!(error.to_string().contains("not a regular file"), "{error}");
-    let args: Vec<String> = "--data /dev/zero --out unused.nnue --init /dev/zero"
-        .split_whitespace()
-        .map(String::from)
-        .collect();
+    let args = words("--data /dev/zero --out unused.nnue --init /dev/zero");
     let error = super::parse_args(&args).unwrap_err();
     assert!(
         matches!(error, super::TrainError::Io { .. })
@@ -470,11 +469,8 @@ fn scaled_data_has_the_material_scale_divided_out() {
 
 #[test]
 fn scaled_data_is_read_from_its_own_flag() {
-    let args: Vec<String> = "--data a.viri --scaled-data b.viri --out net.nnue"
-        .split_whitespace()
-        .map(String::from)
-        .collect();
-    let command = super::parse_args(&args).unwrap();
+    let command =
+        super::parse_args(&words("--data a.viri --scaled-data b.viri --out net.nnue")).unwrap();
     assert_eq!(
         command.data,
         [
@@ -482,12 +478,8 @@ fn scaled_data_is_read_from_its_own_flag() {
             (std::path::PathBuf::from("b.viri"), Scores::MaterialScaled)
         ]
     );
-    let alone: Vec<String> = ["--scaled-data", "b.viri", "--out", "net.nnue"]
-        .map(String::from)
-        .to_vec();
-    assert!(super::parse_args(&alone).is_ok());
-    let neither: Vec<String> = ["--out", "net.nnue"].map(String::from).to_vec();
-    assert!(super::parse_args(&neither).is_err());
+    assert!(super::parse_args(&words("--scaled-data b.viri --out net.nnue")).is_ok());
+    assert!(super::parse_args(&words("--out net.nnue")).is_err());
 }
 
 #[test]
