@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Fit Cutoff's win/draw/loss model (src/search/wdl.rs) on self-play data.
 
-Usage: tools/fit_wdl.py DATA.txt [DATA2.txt ...] [--out src/search/wdl_model.in]
+Usage: tools/fit_wdl.py DATA [DATA2 ...] [--out src/search/wdl_model.in]
        [--max-positions N]
 
-DATA lines are the output of `cutoff datagen`: `FEN | score | result`, the score in
-centipawns and the result (1.0, 0.5, 0.0) both from White's view. The model, from the
+DATA is the output of `cutoff datagen`: a text file of `FEN | score | result` lines, the
+score in centipawns and the result (1.0, 0.5, 0.0) both from White's view, or a
+`--format viri` file (name ending in `.viri`), whose games are replayed with python-chess
+and whose positions are kept as the text format keeps them: not in check, the move
+played neither a capture nor a promotion, the score not a mate or tablebase result. The model, from the
 side to move's view (and so, being symmetric, from White's):
 
     P(win)  = 1 / (1 + exp((a(m) - s) / b(m)))
@@ -34,9 +37,69 @@ def material(fen):
     return sum(VALUES.get(c.lower(), 0) for c in board)
 
 
+# Scores at or beyond this are mates or tablebase results (src/search/score.rs).
+DECISIVE = 32_000 - 128 - 1 - 128
+
+
+def viri_positions(path):
+    """(score, material, result) of each kept position of a viriformat file, White's view."""
+    import struct
+
+    import chess
+
+    data = open(path, "rb").read()
+    pos = 0
+    while pos + 32 <= len(data):
+        occ, = struct.unpack_from("<Q", data, pos)
+        nibbles = data[pos + 8:pos + 24]
+        stm_ep, half, full, _score, wdl, _extra = struct.unpack_from("<BBHhBB", data, pos + 24)
+        board = chess.Board(None, chess960=True)
+        rooks, i = [], 0
+        for square in range(64):
+            if not occ >> square & 1:
+                continue
+            code = (nibbles[i // 2] >> ((i % 2) * 4)) & 0xF
+            i += 1
+            kind = code & 7
+            if kind == 6:
+                rooks.append(square)
+                kind = 3
+            board.set_piece_at(square, chess.Piece(kind + 1, not code >> 3))
+        board.turn = not stm_ep >> 7
+        board.ep_square = None if stm_ep & 0x7F == 64 else stm_ep & 0x7F
+        board.castling_rights = sum(chess.BB_SQUARES[s] for s in rooks)
+        board.halfmove_clock, board.fullmove_number = half, max(full, 1)
+        result = wdl / 2.0
+        pos += 32
+        while True:
+            code, score = struct.unpack_from("<Hh", data, pos)
+            pos += 4
+            if code == 0 and score == 0:
+                break
+            frm, to = code & 63, (code >> 6) & 63
+            promotion = [chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN][(code >> 12) & 3]
+            move = chess.Move(frm, to, promotion if code >> 14 == 3 else None)
+            quiet = not board.is_check() and not move.promotion and (
+                board.is_castling(move) or not board.is_capture(move))
+            if quiet and abs(score) < DECISIVE:
+                count = sum(len(board.pieces(p, c)) * v for p, v in
+                            ((chess.PAWN, 1), (chess.KNIGHT, 3), (chess.BISHOP, 3),
+                             (chess.ROOK, 5), (chess.QUEEN, 9)) for c in chess.COLORS)
+                yield float(score), count, result
+            board.push(move)
+
+
 def read(paths, limit):
     scores, materials, results = [], [], []
     for path in paths:
+        if path.endswith(".viri"):
+            for score, count, result in viri_positions(path):
+                scores.append(score)
+                materials.append(count)
+                results.append(result)
+                if limit and len(scores) >= limit:
+                    return np.array(scores), np.clip(np.array(materials), 17, 78), np.array(results)
+            continue
         with open(path) as f:
             for number, line in enumerate(f, 1):
                 parts = [p.strip() for p in line.split("|")]

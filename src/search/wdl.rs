@@ -5,8 +5,8 @@
 //! with `s` the score in centipawns and `a`, `b` cubic polynomials in the material left
 //! on the board (the same score is worth more with fewer pieces). The coefficients in
 //! [`MODEL`] are fitted by `tools/fit_wdl.py` on Cutoff's own self-play games (the
-//! output of `cutoff datagen`); `docs/STRENGTH.md` ("Win/draw/loss model") records the
-//! data and the fit (107,450 positions of 1,292 games).
+//! output of `cutoff datagen`, text or viriformat); `docs/STRENGTH.md` ("Win/draw/loss
+//! model") records the data and the fit (295,972 positions of 3,000 games played by n4).
 
 use cozy_chess::{Board, Piece};
 use protocol::Wdl;
