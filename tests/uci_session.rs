@@ -188,7 +188,7 @@ fn handshake_identifies_the_engine_and_declares_its_options() {
         "option name UseNNUE type check default true",
         "option name UCI_ShowWDL type check default false",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1320 min 1320 max 2300",
+        "option name UCI_Elo type spin default 1320 min 1320 max 2400",
         "option name SyzygyPath type string default <empty>",
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
         "option name Syzygy50MoveRule type check default true",

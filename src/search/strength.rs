@@ -12,8 +12,8 @@
 use crate::rng::SplitMix64;
 
 /// The `UCI_Elo` range offered to GUIs: from the lowest knot to the highest, which
-/// plays a one-line search of 400,000 nodes (about Stockfish 15.1 `UCI_Elo` 2300 with the
-/// built-in network; see the knots).
+/// plays a one-line search of 400,000 nodes (about Stockfish 15.1 `UCI_Elo` 2400 with the
+/// built-in network n4; see the knots).
 pub const MIN_ELO: u32 = CALIBRATION[0].elo;
 pub const MAX_ELO: u32 = CALIBRATION[CALIBRATION.len() - 1].elo;
 
@@ -31,19 +31,18 @@ struct Knot {
 
 /// The knots, by rising Elo, placed by calibration matches against Stockfish (figures in
 /// `docs/STRENGTH.md`, "Strength limit"). Up to 1900 the engine draws its move among
-/// four lines; above, it plays its best line and only the node budget grows (about 50
-/// Elo per doubling, from one-line matches at 22,000 to 400,000 nodes). The two knots at
-/// 1900 mark that switch: both play at about 1900, so strength rises smoothly although
-/// the settings jump (the four-line search needs far more nodes for the same strength).
-/// The top knot is the full search with about a quarter of a second's nodes, as at 10+0.1:
-/// measured at about 2220 with the hand-crafted evaluation and at about 2300 with the
-/// built-in network n1 (+104 ± 56 against Stockfish 2200, -38 ± 58 against 2300), so it
-/// is labelled 2300.
+/// four lines; above, it plays its best line and only the node budget grows. The two
+/// knots at 1900 mark that switch: both play at about 1900, so strength rises smoothly
+/// although the settings jump (the four-line search needs far more nodes for the same
+/// strength). The top knot is the full search with about a quarter of a second's nodes,
+/// as at 10+0.1. Every stronger network lifts the one-line knots most: with n4 the
+/// 66,000-node knot moved from 2100 to 2250 and the top from 2300 to 2400 (thirteenth
+/// session), and the lowest knot was weakened (it had been 3,950 nodes at 78 cp).
 const CALIBRATION: [Knot; 6] = [
     Knot {
         elo: 1320,
-        nodes: 3_950.0,
-        temperature: 78.0,
+        nodes: 2_500.0,
+        temperature: 90.0,
     },
     Knot {
         elo: 1750,
@@ -61,12 +60,12 @@ const CALIBRATION: [Knot; 6] = [
         temperature: 0.0,
     },
     Knot {
-        elo: 2100,
+        elo: 2250,
         nodes: 66_000.0,
         temperature: 0.0,
     },
     Knot {
-        elo: 2300,
+        elo: 2400,
         nodes: 400_000.0,
         temperature: 0.0,
     },
