@@ -43,3 +43,9 @@ pub fn parse<T: clap::Parser>(tool: &str, args: &[String]) -> Result<T, CliError
 pub fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
+
+/// A command line for the tools' tests: the words of `line`, as a shell would split it.
+#[cfg(test)]
+pub fn words(line: &str) -> Vec<String> {
+    line.split_whitespace().map(String::from).collect()
+}

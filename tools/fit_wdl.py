@@ -8,8 +8,9 @@ DATA is the output of `cutoff datagen`: a text file of `FEN | score | result` li
 score in centipawns and the result (1.0, 0.5, 0.0) both from White's view, or a
 `--format viri` file (name ending in `.viri`), whose games are replayed with python-chess
 and whose positions are kept as the text format keeps them: not in check, the move
-played neither a capture nor a promotion, the score not a mate or tablebase result. The model, from the
-side to move's view (and so, being symmetric, from White's):
+played neither a capture nor a promotion, the score not a mate or tablebase result.
+
+The model, from the side to move's view (and so, being symmetric, from White's):
 
     P(win)  = 1 / (1 + exp((a(m) - s) / b(m)))
     P(loss) = 1 / (1 + exp((a(m) + s) / b(m)))
@@ -82,35 +83,32 @@ def viri_positions(path):
             quiet = not board.is_check() and not move.promotion and (
                 board.is_castling(move) or not board.is_capture(move))
             if quiet and abs(score) < DECISIVE:
-                count = sum(len(board.pieces(p, c)) * v for p, v in
-                            ((chess.PAWN, 1), (chess.KNIGHT, 3), (chess.BISHOP, 3),
-                             (chess.ROOK, 5), (chess.QUEEN, 9)) for c in chess.COLORS)
-                yield float(score), count, result
+                yield float(score), material(board.board_fen()), result
             board.push(move)
 
 
+def text_positions(path):
+    """(score, material, result) of each line of a text data file, White's view."""
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) != 3:
+                sys.exit(f"{path}:{number}: expected 'FEN | score | result'")
+            yield float(parts[1]), material(parts[0]), float(parts[2])
+
+
 def read(paths, limit):
-    scores, materials, results = [], [], []
+    rows = []
     for path in paths:
-        if path.endswith(".viri"):
-            for score, count, result in viri_positions(path):
-                scores.append(score)
-                materials.append(count)
-                results.append(result)
-                if limit and len(scores) >= limit:
-                    return np.array(scores), np.clip(np.array(materials), 17, 78), np.array(results)
-            continue
-        with open(path) as f:
-            for number, line in enumerate(f, 1):
-                parts = [p.strip() for p in line.split("|")]
-                if len(parts) != 3:
-                    sys.exit(f"{path}:{number}: expected 'FEN | score | result'")
-                scores.append(float(parts[1]))
-                materials.append(material(parts[0]))
-                results.append(float(parts[2]))
-                if limit and len(scores) >= limit:
-                    break
-    return np.array(scores), np.clip(np.array(materials), 17, 78), np.array(results)
+        positions = viri_positions(path) if path.endswith(".viri") else text_positions(path)
+        for row in positions:
+            rows.append(row)
+            if limit and len(rows) >= limit:
+                break
+        if limit and len(rows) >= limit:
+            break
+    scores, materials, results = (np.array(column, dtype=float) for column in zip(*rows))
+    return scores, np.clip(materials, 17, 78), results
 
 
 def parameters(theta, m):

@@ -321,10 +321,7 @@ fn progress(number: usize, record: &EpdRecord, analysis: &Analysis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn words(text: &str) -> Vec<String> {
-        text.split_whitespace().map(String::from).collect()
-    }
+    use crate::cli::words;
 
     #[test]
     fn the_file_may_stand_anywhere_and_movetime_is_the_default() {

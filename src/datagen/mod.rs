@@ -406,10 +406,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn words(text: &str) -> Vec<String> {
-        text.split_whitespace().map(String::from).collect()
-    }
+    use crate::cli::words;
 
     #[test]
     fn flags_are_checked() {

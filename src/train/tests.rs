@@ -6,6 +6,7 @@ use super::data::{load_bytes, Record, Scores, Split};
 use super::export::{dequantise, export_bytes, quantise};
 use super::model::{Network, Scratch};
 use super::{train, TrainConfig};
+use crate::cli::words;
 use crate::nnue::file::{feature_index, NetworkParams};
 use crate::position::legal_moves;
 use crate::rng::SplitMix64;
@@ -56,11 +57,6 @@ fn random_games(count: usize, seed: u64) -> (Vec<u8>, Vec<Board>) {
         .write_to(&mut bytes);
     }
     (bytes, boards)
-}
-
-/// The command-line words of `line`.
-fn words(line: &str) -> Vec<String> {
-    line.split_whitespace().map(String::from).collect()
 }
 
 fn material_split(games: usize, seed: u64) -> Split {

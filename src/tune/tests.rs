@@ -8,6 +8,7 @@ use std::time::Instant;
 use cozy_chess::Board;
 
 use crate::bench_positions::BENCH_POSITIONS;
+use crate::cli::words;
 use crate::eval::params::idx;
 use crate::eval::{coefficients, Coefficients, ENTRIES, NUM_PARAMS, S, WEIGHTS};
 
@@ -49,10 +50,6 @@ fn dataset(boards: &[Board], mut label: impl FnMut(&Coefficients) -> (f32, f32))
 /// A path in the temp directory unique to this process and `name`.
 fn temp_path(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("cutoff-tune-{}-{name}", std::process::id()))
-}
-
-fn words(text: &str) -> Vec<String> {
-    text.split_whitespace().map(String::from).collect()
 }
 
 /// The untruncated evaluation straight from `trace.rs`'s formula, written independently of
