@@ -20,8 +20,8 @@ import chess.pgn
 SCORE = re.compile(r"\s*([+-]?\d+\.\d+)")
 
 
-def runs(game, side, threshold, run_length):
-    """The first position of the first run of `run_length` own moves at >= threshold."""
+def first_high_run(game, side, threshold, run_length):
+    """The first position (and score) of the first `run_length` own moves in a row at >= threshold."""
     run, start = 0, None
     for node in game.mainline():
         board = node.parent.board()
@@ -57,10 +57,9 @@ def main():
         while (game := chess.pgn.read_game(pgn)) is not None:
             games += 1
             side = chess.WHITE if game.headers["White"] == args.engine else chess.BLACK
-            result = {"1-0": 1.0, "0-1": 0.0}.get(game.headers["Result"], 0.5)
-            if (result if side == chess.WHITE else 1 - result) == 1.0:
+            if game.headers["Result"] == ("1-0" if side == chess.WHITE else "0-1"):
                 continue
-            start = runs(game, side, args.threshold, args.run)
+            start = first_high_run(game, side, args.threshold, args.run)
             if start is None:
                 continue
             found += 1
