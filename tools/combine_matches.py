@@ -4,48 +4,31 @@
 A time-control SPRT of a small step needs more games than one session can play: play it
 in parts of a fixed length, each with its own --seed, and decide on the sum after each
 part. This prints the summed W-L-D, the pentanomial Elo with its 95% margin and the SPRT
-log-likelihood ratio, computed exactly as match.py computes them (GSPRT normal
-approximation on logistic Elo, per-pair scores, one pseudo-pair in each bucket):
+log-likelihood ratio, with match.py's own statistics functions (loaded from --match-py),
+so the sum of one part is exactly what match.py printed for it:
 
     tools/combine_matches.py --sprt 0 10 part1.json part2.json ...
 
-Every part must have the same two engines in the same order.
+Every part must have the same two engines in the same order. Needs python-chess (which
+match.py imports).
 """
 import argparse
+import importlib.util
 import json
-import math
+import pathlib
 import sys
 
-PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
-Z95 = 1.959963984540054
+DEFAULT_MATCH_PY = pathlib.Path(__file__).resolve().parents[2] / "shared/tools/match.py"
 
 
-def expected_score(elo):
-    return 1 / (1 + 10 ** (-elo / 400))
-
-
-def score_to_elo(score):
-    if score <= 0 or score >= 1:
-        return math.copysign(math.inf, score - 0.5)
-    return -400 * math.log10(1 / score - 1)
-
-
-def pentanomial_elo(penta):
-    """Elo and 95% margin from the pair-score frequencies (no smoothing, as match.py)."""
-    pairs = sum(penta)
-    mean = sum(s * c for s, c in zip(PAIR_SCORES, penta)) / pairs
-    variance = sum(c * (s - mean) ** 2 for s, c in zip(PAIR_SCORES, penta)) / pairs
-    spread = Z95 * math.sqrt(variance / pairs)
-    low, high = score_to_elo(mean - spread), score_to_elo(mean + spread)
-    return score_to_elo(mean), (high - low) / 2
-
-
-def sprt_llr(penta, elo0, elo1):
-    smoothed = [c + 1 for c in penta]
-    mean = sum(s * c for s, c in zip(PAIR_SCORES, smoothed)) / sum(smoothed)
-    variance = sum(c * (s - mean) ** 2 for s, c in zip(PAIR_SCORES, smoothed)) / sum(smoothed)
-    s0, s1 = expected_score(elo0), expected_score(elo1)
-    return sum(penta) * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+def load_match_py(path):
+    if not path.is_file():
+        sys.exit(f"error: {path} not found (give match.py's path with --match-py)")
+    spec = importlib.util.spec_from_file_location("match", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["match"] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
 
 
 def main():
@@ -54,7 +37,9 @@ def main():
     parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--match-py", type=pathlib.Path, default=DEFAULT_MATCH_PY)
     args = parser.parse_args()
+    match = load_match_py(args.match_py)
 
     engines, wins, losses, draws, penta = None, 0, 0, 0, [0] * 5
     for path in args.parts:
@@ -70,15 +55,14 @@ def main():
               f"pentanomial {part['pentanomial']}")
     if sum(penta) == 0:
         sys.exit("error: no complete game pairs")
-    elo, margin = pentanomial_elo(penta)
+    elo, margin = match.elo_with_margin(match.PAIR_SCORES, penta)
     games = wins + losses + draws
     print(f"{engines[0]} vs {engines[1]}: {wins}-{losses}-{draws} in {games} games, "
           f"pentanomial {penta}, Elo {elo:+.1f} +/- {margin:.1f} (95%)")
     if args.sprt:
         elo0, elo1 = args.sprt
-        llr = sprt_llr(penta, elo0, elo1)
-        lower = math.log(args.beta / (1 - args.alpha))
-        upper = math.log((1 - args.beta) / args.alpha)
+        llr = match.sprt_llr(penta, elo0, elo1)
+        lower, upper = match.sprt_bounds(args.alpha, args.beta)
         verdict = "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else "continue"
         print(f"SPRT [{elo0:g}, {elo1:g}]: LLR {llr:.2f} ({lower:.2f}, {upper:.2f}) -> {verdict}")
 
