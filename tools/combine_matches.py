@@ -9,13 +9,25 @@ so the sum of one part is exactly what match.py printed for it:
 
     tools/combine_matches.py --sprt 0 10 part1.json part2.json ...
 
+While a part is being played, `--running part.pgn` (match.py's --pgn of that part) adds
+its completed pairs (rounds 2p+1 and 2p+2 are one opening's pair), so the decision can be
+taken after every pair, as in one unbroken SPRT; `--stop PID` then sends SIGTERM to that
+part's match.py once the sum is decided (match.py writes its --json with the pairs it
+completed). For example, every 30 seconds:
+
+    while sleep 30; do tools/combine_matches.py --sprt 0 10 part1.json part2.json \
+        --running part3.pgn --stop "$(pgrep -f 'match.py.*part3')" || break; done
+
 Every part must have the same two engines in the same order. Needs python-chess (which
 match.py imports).
 """
 import argparse
 import importlib.util
 import json
+import os
 import pathlib
+import re
+import signal
 import sys
 
 DEFAULT_MATCH_PY = pathlib.Path(__file__).resolve().parents[2] / "shared/tools/match.py"
@@ -31,6 +43,26 @@ def load_match_py(path):
     return module
 
 
+def pentanomial_of_pgn(path, first):
+    """`first`'s W-L-D and pentanomial over the completed pairs of a match.py PGN."""
+    points = {}
+    for game in path.read_text(encoding="utf-8").split("[Event ")[1:]:
+        number = re.search(r'\[Round "(\d+)"\]', game)
+        white = re.search(r'\[White "([^"]*)"\]', game)
+        result = re.search(r'\[Result "(1-0|0-1|1/2-1/2)"\]', game)
+        if number and white and result:
+            white_points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result.group(1)]
+            points[int(number.group(1))] = white_points if white.group(1) == first else 1 - white_points
+    wld, penta = [0, 0, 0], [0] * 5
+    for first_game in range(1, max(points, default=0) + 1, 2):
+        if first_game in points and first_game + 1 in points:
+            pair = (points[first_game], points[first_game + 1])
+            penta[round(2 * sum(pair))] += 1
+            for game_points in pair:
+                wld[{1.0: 0, 0.0: 1, 0.5: 2}[game_points]] += 1
+    return wld, penta
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("parts", nargs="+", help="match.py --json files")
@@ -38,6 +70,10 @@ def main():
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--beta", type=float, default=0.05)
     parser.add_argument("--match-py", type=pathlib.Path, default=DEFAULT_MATCH_PY)
+    parser.add_argument("--running", type=pathlib.Path, metavar="PART.pgn",
+                        help="add the completed pairs of a part still being played")
+    parser.add_argument("--stop", type=int, metavar="PID",
+                        help="SIGTERM this match.py once the SPRT has decided (exit status 1)")
     args = parser.parse_args()
     match = load_match_py(args.match_py)
 
@@ -53,6 +89,12 @@ def main():
         penta = [a + b for a, b in zip(penta, part["pentanomial"])]
         print(f"{path}: {part['wins']}-{part['losses']}-{part['draws']}, "
               f"pentanomial {part['pentanomial']}")
+    if args.running:
+        (won, lost, drawn), running = pentanomial_of_pgn(args.running, engines[0])
+        wins, losses, draws = wins + won, losses + lost, draws + drawn
+        penta = [a + b for a, b in zip(penta, running)]
+        print(f"{args.running}: {won}-{lost}-{drawn} in {sum(running)} completed pairs, "
+              f"pentanomial {running}")
     if sum(penta) == 0:
         sys.exit("error: no complete game pairs")
     elo, margin = match.elo_with_margin(match.PAIR_SCORES, penta)
@@ -65,6 +107,13 @@ def main():
         lower, upper = match.sprt_bounds(args.alpha, args.beta)
         verdict = "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else "continue"
         print(f"SPRT [{elo0:g}, {elo1:g}]: LLR {llr:.2f} ({lower:.2f}, {upper:.2f}) -> {verdict}")
+        if args.stop and verdict != "continue":
+            try:
+                os.kill(args.stop, signal.SIGTERM)
+                print(f"sent SIGTERM to {args.stop}")
+            except ProcessLookupError:
+                print(f"no process {args.stop} to stop")
+            sys.exit(1)
 
 
 if __name__ == "__main__":
