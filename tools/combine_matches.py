@@ -26,10 +26,12 @@ import importlib.util
 import json
 import os
 import pathlib
-import re
 import signal
 import sys
 
+import chess.pgn
+
+WHITE_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 DEFAULT_MATCH_PY = pathlib.Path(__file__).resolve().parents[2] / "shared/tools/match.py"
 
 
@@ -45,22 +47,20 @@ def load_match_py(path):
 
 def pentanomial_of_pgn(path, first):
     """`first`'s W-L-D and pentanomial over the completed pairs of a match.py PGN."""
-    points = {}
-    for game in path.read_text(encoding="utf-8").split("[Event ")[1:]:
-        number = re.search(r'\[Round "(\d+)"\]', game)
-        white = re.search(r'\[White "([^"]*)"\]', game)
-        result = re.search(r'\[Result "(1-0|0-1|1/2-1/2)"\]', game)
-        if number and white and result:
-            white_points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result.group(1)]
-            points[int(number.group(1))] = white_points if white.group(1) == first else 1 - white_points
-    wld, penta = [0, 0, 0], [0] * 5
-    for first_game in range(1, max(points, default=0) + 1, 2):
-        if first_game in points and first_game + 1 in points:
-            pair = (points[first_game], points[first_game + 1])
-            penta[round(2 * sum(pair))] += 1
-            for game_points in pair:
-                wld[{1.0: 0, 0.0: 1, 0.5: 2}[game_points]] += 1
-    return wld, penta
+    points = {}  # round -> first's points
+    with open(path, encoding="utf-8") as pgn:
+        while (headers := chess.pgn.read_headers(pgn)) is not None:
+            white_points = WHITE_POINTS.get(headers.get("Result"))
+            if white_points is not None:
+                points[int(headers["Round"])] = (
+                    white_points if headers["White"] == first else 1 - white_points)
+    pairs = [(points[n], points[n + 1]) for n in range(1, max(points, default=0) + 1, 2)
+             if n in points and n + 1 in points]
+    games = [game for pair in pairs for game in pair]
+    penta = [0] * 5
+    for pair in pairs:
+        penta[round(2 * sum(pair))] += 1
+    return (games.count(1.0), games.count(0.0), games.count(0.5)), penta
 
 
 def main():
