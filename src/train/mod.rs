@@ -175,13 +175,14 @@ pub struct EpochReport {
 /// The command line of `cutoff train`.
 #[derive(Debug, clap::Parser)]
 #[command(
+    group = clap::ArgGroup::new("games").required(true).multiple(true).args(["data", "scaled_data"]),
     name = "cutoff train",
     about = "Trains the neural network (768 -> H x 2 -> 1, SCReLU) on viriformat games and \
              writes the quantised network after every epoch, with a float checkpoint beside it."
 )]
 pub struct Args {
     /// Viriformat files, or directories of `*.viri` files (repeatable).
-    #[arg(long, required_unless_present = "scaled_data")]
+    #[arg(long)]
     data: Vec<String>,
     /// The same, for games whose scores were scaled by material (played by Cutoff since
     /// 81c1d56): the trainer divides the scale back out (repeatable).

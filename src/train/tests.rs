@@ -475,7 +475,13 @@ fn scaled_data_is_read_from_its_own_flag() {
         ]
     );
     assert!(super::parse_args(&words("--scaled-data b.viri --out net.nnue")).is_ok());
-    assert!(super::parse_args(&words("--out net.nnue")).is_err());
+    let missing = super::parse_args(&words("--out net.nnue"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        missing.contains("--data") && missing.contains("--scaled-data"),
+        "{missing}"
+    );
 }
 
 #[test]
