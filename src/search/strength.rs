@@ -13,7 +13,7 @@ use crate::rng::SplitMix64;
 
 /// The `UCI_Elo` range offered to GUIs: from the lowest knot to the highest, which
 /// plays a one-line search of 400,000 nodes (about Stockfish 15.1 `UCI_Elo` 2400 with the
-/// built-in network n4; see the knots).
+/// built-in networks n4 and n5; see the knots).
 pub const MIN_ELO: u32 = CALIBRATION[0].elo;
 pub const MAX_ELO: u32 = CALIBRATION[CALIBRATION.len() - 1].elo;
 
@@ -35,14 +35,16 @@ struct Knot {
 /// knots at 1900 mark that switch: both play at about 1900, so strength rises smoothly
 /// although the settings jump (the four-line search needs far more nodes for the same
 /// strength). The top knot is the full search with about a quarter of a second's nodes,
-/// as at 10+0.1. Every stronger network lifts the one-line knots most: with n4 the
-/// 66,000-node knot moved from 2100 to 2250 and the top from 2300 to 2400 (thirteenth
-/// session), and the lowest knot was weakened (it had been 3,950 nodes at 78 cp).
-const CALIBRATION: [Knot; 6] = [
+/// as at 10+0.1. Every stronger network lifts the one-line knots most, so they are
+/// re-measured with each built-in net (last with n5, eighteenth session). Stockfish's
+/// scale is a staircase: its `UCI_Elo` picks a search depth (1 + its fractional skill
+/// level), so 2200 and 2250 are both depth 10 and 1320 to 1500 all depth 1; knots are
+/// measured against the step that holds their Elo.
+const CALIBRATION: [Knot; 8] = [
     Knot {
         elo: 1320,
-        nodes: 2_500.0,
-        temperature: 90.0,
+        nodes: 1_500.0,
+        temperature: 100.0,
     },
     Knot {
         elo: 1750,
@@ -60,8 +62,18 @@ const CALIBRATION: [Knot; 6] = [
         temperature: 0.0,
     },
     Knot {
-        elo: 2250,
-        nodes: 66_000.0,
+        elo: 2000,
+        nodes: 17_100.0,
+        temperature: 0.0,
+    },
+    Knot {
+        elo: 2100,
+        nodes: 33_600.0,
+        temperature: 0.0,
+    },
+    Knot {
+        elo: 2200,
+        nodes: 150_000.0,
         temperature: 0.0,
     },
     Knot {
