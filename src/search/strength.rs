@@ -38,8 +38,9 @@ struct Knot {
 /// as at 10+0.1. Every stronger network lifts the one-line knots most, so they are
 /// re-measured with each built-in net (last with n5, eighteenth session). Stockfish's
 /// scale is a staircase: its `UCI_Elo` picks a search depth (1 + its fractional skill
-/// level), so 2200 and 2250 are both depth 10 and 1320 to 1500 all depth 1; knots are
-/// measured against the step that holds their Elo.
+/// level), so 2200 and 2250 are both depth 10, and its lowest settings, 1350 to about
+/// 1490, all depth 1; knots are measured against the step that holds their Elo, and 1320
+/// (below Stockfish's range) by its distance from 1450.
 const CALIBRATION: [Knot; 8] = [
     Knot {
         elo: 1320,
