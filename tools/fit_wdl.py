@@ -30,6 +30,8 @@ import sys
 import numpy as np
 from scipy.optimize import minimize
 
+from viri_games import games
+
 VALUES = {"p": 1, "n": 3, "b": 3, "r": 5, "q": 9}
 
 
@@ -48,12 +50,10 @@ def viri_positions(path):
 
     import chess
 
-    data = open(path, "rb").read()
-    pos = 0
-    while pos + 32 <= len(data):
-        occ, = struct.unpack_from("<Q", data, pos)
-        nibbles = data[pos + 8:pos + 24]
-        stm_ep, half, full, _score, wdl, _extra = struct.unpack_from("<BBHhBB", data, pos + 24)
+    for start, wdl, plies in games(path):
+        occ, = struct.unpack_from("<Q", start, 0)
+        nibbles = start[8:24]
+        stm_ep, half, full = struct.unpack_from("<BBH", start, 24)
         board = chess.Board(None, chess960=True)
         rooks, i = [], 0
         for square in range(64):
@@ -71,12 +71,7 @@ def viri_positions(path):
         board.castling_rights = sum(chess.BB_SQUARES[s] for s in rooks)
         board.halfmove_clock, board.fullmove_number = half, max(full, 1)
         result = wdl / 2.0
-        pos += 32
-        while True:
-            code, score = struct.unpack_from("<Hh", data, pos)
-            pos += 4
-            if code == 0 and score == 0:
-                break
+        for code, score in plies:
             frm, to = code & 63, (code >> 6) & 63
             promotion = [chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN][(code >> 12) & 3]
             move = chess.Move(frm, to, promotion if code >> 14 == 3 else None)

@@ -10,34 +10,16 @@ result above the sigmoid means the side ahead wins more often than its score say
 
     tools/score_calibration.py data/viri/s5-n5000/c30.viri data/viri/s5-n5000/c31.viri
 
-Reads the layout of src/viri.rs: a 32-byte start position (its result byte at offset 30:
-0 Black won, 1 draw, 2 White won), then (move u16, White-relative score i16) pairs ending
-with four zero bytes.
+Plain Python: the games are read by tools/viri_games.py, not replayed.
 """
 import math
-import struct
 import sys
 from collections import defaultdict
 
+from viri_games import games
+
 SKIP = 8
 BINS = 6  # bins 0..5 are 100 cp wide, bin 6 is 600 cp and more
-
-
-def plies(path):
-    """(recorded scores, result byte) of every game of a viriformat file."""
-    data = open(path, "rb").read()
-    pos = 0
-    while pos < len(data):
-        result = data[pos + 30]
-        pos += 32
-        scores = []
-        while True:
-            move, score = struct.unpack_from("<Hh", data, pos)
-            pos += 4
-            if move == 0 and score == 0:
-                break
-            scores.append(score)
-        yield scores, result
 
 
 def main():
@@ -45,7 +27,8 @@ def main():
         sys.exit(__doc__)
     stats = defaultdict(lambda: [0, 0.0, 0.0])  # count, sum of results, sum of sigmoids
     for path in sys.argv[1:]:
-        for scores, result in plies(path):
+        for _start, result, plies in games(path):
+            scores = [score for _move, score in plies]
             for i, score in enumerate(scores):
                 if i < SKIP or abs(score) >= 2000:
                     continue
