@@ -29,11 +29,11 @@ def main():
     for path in sys.argv[1:]:
         for _start, result, plies in games(path):
             scores = [score for _move, score in plies]
+            white_result = result / 2
             for i, score in enumerate(scores):
                 if i < SKIP or abs(score) >= 2000:
                     continue
                 late = len(scores) > 100 and i > 0.6 * len(scores)
-                white_result = result / 2
                 ahead_result = white_result if score > 0 else 1 - white_result
                 entry = stats[("late" if late else "early", min(abs(score) // 100, BINS))]
                 entry[0] += 1
