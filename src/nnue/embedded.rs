@@ -7,7 +7,7 @@ use super::Network;
 
 /// The accepted network's file (`nets/`; docs/NNUE.md records how each net was made and
 /// the match that accepted it). `None` would make the hand-crafted evaluation the default.
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/n5-h64b8.nnue"));
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/n6w-h128b8.nnue"));
 
 /// The built-in network, parsed once; `None` when the build has none.
 pub fn embedded() -> Option<Arc<Network>> {
@@ -33,7 +33,7 @@ mod tests {
     fn the_built_in_network_loads() {
         let bytes = EMBEDDED.expect("a network is built in");
         let network = Network::from_bytes(bytes).expect("the built-in network is valid");
-        assert_eq!(network.hidden(), 64);
+        assert_eq!(network.hidden(), 128);
         assert!(embedded().is_some());
     }
 }
