@@ -13,7 +13,7 @@ use crate::rng::SplitMix64;
 
 /// The `UCI_Elo` range offered to GUIs: from the lowest knot to the highest, which
 /// plays a one-line search of 400,000 nodes (about Stockfish 15.1 `UCI_Elo` 2400 with the
-/// built-in networks n4 and n5; not yet re-checked with n6w; see the knots).
+/// built-in networks n4 to n6w; see the knots).
 pub const MIN_ELO: u32 = CALIBRATION[0].elo;
 pub const MAX_ELO: u32 = CALIBRATION[CALIBRATION.len() - 1].elo;
 
