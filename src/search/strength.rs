@@ -13,7 +13,7 @@ use crate::rng::SplitMix64;
 
 /// The `UCI_Elo` range offered to GUIs: from the lowest knot to the highest, which
 /// plays a one-line search of 400,000 nodes (about Stockfish 15.1 `UCI_Elo` 2400 with the
-/// built-in networks n4 to n6w; see the knots).
+/// built-in networks n4 to n7a; see the knots).
 pub const MIN_ELO: u32 = CALIBRATION[0].elo;
 pub const MAX_ELO: u32 = CALIBRATION[CALIBRATION.len() - 1].elo;
 
@@ -36,7 +36,8 @@ struct Knot {
 /// although the settings jump (the four-line search needs far more nodes for the same
 /// strength). The top knot is the full search with about a quarter of a second's nodes,
 /// as at 10+0.1. Every stronger network lifts the one-line knots most, so they are
-/// re-measured with each built-in net (last with n6w, twenty-third session). Stockfish's
+/// re-measured with each built-in net (last with n7a, twenty-sixth session, which moved
+/// the four-line knots as well). Stockfish's
 /// scale is a staircase: its `UCI_Elo` picks a search depth (1 + its fractional skill
 /// level), so 2200 and 2250 are both depth 10, and its lowest settings, 1350 to about
 /// 1490, all depth 1; knots are measured against the step that holds their Elo, and 1320
@@ -49,27 +50,27 @@ const CALIBRATION: [Knot; 9] = [
     },
     Knot {
         elo: 1750,
-        nodes: 17_400.0,
-        temperature: 50.0,
+        nodes: 12_000.0,
+        temperature: 52.0,
     },
     Knot {
         elo: 1900,
-        nodes: 55_300.0,
-        temperature: 29.0,
+        nodes: 27_000.0,
+        temperature: 32.0,
     },
     Knot {
         elo: 1900,
-        nodes: 5_000.0,
+        nodes: 3_500.0,
         temperature: 0.0,
     },
     Knot {
         elo: 2000,
-        nodes: 12_500.0,
+        nodes: 9_000.0,
         temperature: 0.0,
     },
     Knot {
         elo: 2100,
-        nodes: 25_000.0,
+        nodes: 18_000.0,
         temperature: 0.0,
     },
     Knot {
