@@ -6,18 +6,14 @@
 #
 # 100 games (50 openings of 8moves_v3.epd, colours swapped), seed 11, 1 thread and 16 MiB
 # each, concurrency 2, time control 2+0.02 by default (5+0.05 from 2200 up, 10+0.1 for the
-# top). Play it on two otherwise idle cores. Results go to logs/knot-N-vs-M-TC.{json,pgn,log}.
+# top). Play it on two otherwise idle cores. Results go to
+# logs/knot-N-vs-M-TC-sSEED.{json,pgn,log}.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 BIN=${1:?binary}
 N=${2:?setting}
 M=${3:-$N}
 TC=${4:-2+0.02}
 SEED=${5:-11}
-SHARED=${SHARED:-../shared}
-mkdir -p logs
-TAG=knot-$N-vs-$M-$TC-s$SEED
-"$SHARED/tools/match.py" --engine "cutoff$N" "$BIN" option.Threads=1 option.Hash=16 elo=$N \
-    --engine "sf$M" stockfish elo=$M --tc "$TC" --games 100 --concurrency 2 \
-    --openings "$SHARED/data/openings/8moves_v3.epd" --seed "$SEED" \
-    --pgn "logs/$TAG.pgn" --json "logs/$TAG.json" 2>&1 | tee "logs/$TAG.log"
+"$(dirname "$0")/logged_match.sh" "knot-$N-vs-$M-$TC-s$SEED" \
+    --engine "cutoff$N" "$BIN" option.Threads=1 option.Hash=16 "elo=$N" \
+    --engine "sf$M" stockfish "elo=$M" --tc "$TC" --games 100 --seed "$SEED"

@@ -7,9 +7,8 @@
 #      tools/ladder.sh ./target/release/cutoff cutoff-n7a ethereal ethereal
 # 10+0.1, 200 games (100 openings of 8moves_v3.epd, colours swapped), seed 7, 1 thread and
 # 16 MiB each, concurrency 2: play it on two otherwise idle cores (pause the data generator).
-# Results go to logs/ladder-NAME-OPPONENT.{json,pgn,log}. SHARED is ../shared by default.
+# Results go to logs/ladder-NAME-OPPONENT.{json,pgn,log}.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 BIN=${1:?binary}
 NAME=${2:?engine name}
 OPP=${3:?opponent name}
@@ -17,10 +16,6 @@ shift 3
 PRESET=()
 while [[ $# -gt 0 && $1 != -- ]]; do PRESET+=("$1"); shift; done
 [[ ${1:-} == -- ]] && shift
-SHARED=${SHARED:-../shared}
-mkdir -p logs
-"$SHARED/tools/match.py" --engine "$NAME" "$BIN" option.Threads=1 option.Hash=16 \
-    --engine "$OPP" "${PRESET[@]}" --tc 10+0.1 --games 200 --concurrency 2 \
-    --openings "$SHARED/data/openings/8moves_v3.epd" --seed 7 \
-    --pgn "logs/ladder-$NAME-$OPP.pgn" --json "logs/ladder-$NAME-$OPP.json" "$@" \
-    2>&1 | tee "logs/ladder-$NAME-$OPP.log"
+"$(dirname "$0")/logged_match.sh" "ladder-$NAME-$OPP" \
+    --engine "$NAME" "$BIN" option.Threads=1 option.Hash=16 --engine "$OPP" "${PRESET[@]}" \
+    --tc 10+0.1 --games 200 --seed 7 "$@"

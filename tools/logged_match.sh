@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# A match.py run with the settings every ladder row and UCI_Elo check shares (8moves_v3.epd,
+# concurrency 2) and its PGN, JSON summary and console output kept as logs/TAG.{pgn,json,log}.
+#
+#     tools/logged_match.sh TAG MATCH.PY ARGS...
+#
+# Used by tools/ladder.sh and tools/knot.sh. SHARED is ../shared by default.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TAG=${1:?tag}
+shift
+SHARED=${SHARED:-../shared}
+mkdir -p logs
+"$SHARED/tools/match.py" "$@" --concurrency 2 --openings "$SHARED/data/openings/8moves_v3.epd" \
+    --pgn "logs/$TAG.pgn" --json "logs/$TAG.json" 2>&1 | tee "logs/$TAG.log"
