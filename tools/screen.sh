@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# A fixed-node screen of a candidate network against the net built into BINARY (docs/NNUE.md:
+# every candidate is screened at 10,000 and 40,000 nodes per move before its SPRT).
+#
+#     tools/screen.sh BINARY NET NODES GAMES SEED
+#
+# Both sides are BINARY with 1 thread and 16 MiB; the candidate loads NET through EvalFile.
+# Fixed nodes make the result independent of the machine's load, so a screen may run beside
+# the data generator. Results go to logs/screen-NAME-nNODES-sSEED.{json,pgn,log}, NAME being
+# NET's file name without its extension.
+set -euo pipefail
+BIN=${1:?binary}
+NET=${2:?network file}
+NODES=${3:?nodes per move}
+GAMES=${4:?games}
+SEED=${5:?seed}
+NAME=$(basename "$NET" .nnue)
+"$(dirname "$0")/logged_match.sh" "screen-$NAME-n$NODES-s$SEED" \
+    --engine "$NAME" "$BIN" option.Threads=1 option.Hash=16 "option.EvalFile=$(realpath "$NET")" \
+    --engine builtin "$BIN" option.Threads=1 option.Hash=16 \
+    --nodes "$NODES" --games "$GAMES" --seed "$SEED"
