@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds the binary that plays data set s<SEED> (docs/NNUE.md, "Data sets") from the commit
+# that made it, and checks its `bench` node count against the one recorded there.
+#
+#     tools/set_binary.sh SEED OUT
+#
+# The build is native (-C target-cpu=native) and, on a CPU with BMI2, uses cozy-chess's
+# PEXT attacks (PEXT=0 turns that off, for Zen 1 and 2 where PEXT is slow): the same search
+# and the same games byte for byte as the portable build, only faster. The commit is checked
+# out in a worktree under WORK (default /tmp/cutoff-sets) and built there. s1 is not here:
+# it is played with --hce by the binary of b3b0d22 (docs/NNUE.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SEED=${1:?seed}
+OUT=${2:?output binary}
+case $SEED in
+    2) COMMIT=4a1ff9d BENCH=8431521 ;;
+    3) COMMIT=7379b06 BENCH=5709810 ;;
+    4) COMMIT=76df652 BENCH=6646062 ;;
+    5) COMMIT=e8e0346 BENCH=5836459 ;;
+    6) COMMIT=0733a89 BENCH=5409075 ;;
+    7) COMMIT=0ca0e5b BENCH=5195020 ;;
+    *) echo "set_binary.sh: no data set s$SEED is recorded" >&2; exit 2 ;;
+esac
+WORK=${WORK:-/tmp/cutoff-sets}
+TREE=$WORK/s$SEED
+FEATURES=()
+if [[ ${PEXT:-1} != 0 ]] && grep -qw bmi2 /proc/cpuinfo; then
+    FEATURES=(--features cozy-chess/pext)
+fi
+mkdir -p "$WORK"
+[[ -d $TREE ]] || git worktree add --detach "$TREE" "$COMMIT"
+(cd "$TREE" && RUSTFLAGS="-C target-cpu=native" cargo build --release "${FEATURES[@]}" \
+    --target-dir "$WORK/target-s$SEED")
+BIN=$WORK/target-s$SEED/release/cutoff
+NODES=$("$BIN" bench 2>/dev/null | tail -1 | awk '{print $1}')
+if [[ $NODES != "$BENCH" ]]; then
+    echo "set_binary.sh: bench gives $NODES nodes, s$SEED's binary gives $BENCH" >&2
+    exit 1
+fi
+cp "$BIN" "$OUT.tmp" && mv "$OUT.tmp" "$OUT"
+echo "s$SEED: $OUT (commit $COMMIT, bench $NODES)"
