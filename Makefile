@@ -6,10 +6,13 @@
 # the environment replaces the `rustflags` of .cargo/config.toml (x86-64-v2) rather than
 # adding to it, so the native setting is the only one. The build goes to its own target
 # directory so that it neither clobbers nor is clobbered by the portable build in target/.
+#
+#     make EXE=cutoff-dev FEATURES=pext    # also cozy-chess's PEXT attacks (README)
 
 EXE ?= cutoff
 CARGO ?= cargo
 TARGET_DIR ?= target/native
+FEATURES ?=
 
 ifeq ($(OS),Windows_NT)
 	OUT := $(EXE).exe
@@ -22,7 +25,8 @@ endif
 .PHONY: all clean
 
 all:
-	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release --target-dir $(TARGET_DIR)
+	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release --target-dir $(TARGET_DIR) \
+		$(if $(FEATURES),--features $(FEATURES))
 	cp $(TARGET_DIR)/release/$(BIN) $(OUT)
 
 clean:

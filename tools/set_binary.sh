@@ -24,6 +24,8 @@ case $SEED in
 esac
 WORK=${WORK:-/tmp/cutoff-sets}
 TREE=$WORK/s$SEED
+# cozy-chess/pext rather than the `pext` feature (make FEATURES=pext): the sets' commits
+# predate that feature.
 FEATURES=()
 if [[ ${PEXT:-1} != 0 ]] && grep -qw bmi2 /proc/cpuinfo; then
     FEATURES=(--features cozy-chess/pext)
