@@ -7,8 +7,9 @@
 # The build is native (-C target-cpu=native) and, on a CPU with BMI2, uses cozy-chess's
 # PEXT attacks (PEXT=0 turns that off, for Zen 1 and 2 where PEXT is slow): the same search
 # and the same games byte for byte as the portable build, only faster. The commit is checked
-# out in a worktree under WORK (default /tmp/cutoff-sets) and built there. s1 is not here:
-# it is played with --hce by the binary of b3b0d22 (docs/NNUE.md).
+# out in a worktree under WORK (default /tmp/cutoff-sets) and built there, into one target
+# directory that all sets share, so that the dependencies they have in common are compiled
+# once (so run one at a time). s1 is not here: it is played with --hce by the binary of b3b0d22 (docs/NNUE.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SEED=${1:?seed}
@@ -33,8 +34,8 @@ fi
 mkdir -p "$WORK"
 [[ -d $TREE ]] || git worktree add --detach "$TREE" "$COMMIT"
 (cd "$TREE" && RUSTFLAGS="-C target-cpu=native" cargo build --release "${FEATURES[@]}" \
-    --target-dir "$WORK/target-s$SEED")
-BIN=$WORK/target-s$SEED/release/cutoff
+    --target-dir "$WORK/target")
+BIN=$WORK/target/release/cutoff
 NODES=$("$BIN" bench 2>/dev/null | tail -1 | awk '{print $1}')
 if [[ $NODES != "$BENCH" ]]; then
     echo "set_binary.sh: bench gives $NODES nodes, s$SEED's binary gives $BENCH" >&2
