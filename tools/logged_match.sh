@@ -2,9 +2,9 @@
 # A match.py run with the settings every ladder row, UCI_Elo check and net screen shares
 # (8moves_v3.epd, concurrency 2) and its PGN, JSON summary and console output kept as logs/TAG.{pgn,json,log}.
 #
-#     tools/logged_match.sh TAG MATCH.PY ARGS...
+#     tools/logged_match.sh TAG ARGS...
 #
-# Used by tools/ladder.sh, tools/knot.sh and tools/screen.sh. SHARED is ../shared by default.
+# ARGS go to $SHARED/tools/match.py. Used by tools/ladder.sh, tools/knot.sh and tools/screen.sh. SHARED is ../shared by default.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TAG=${1:?tag}
