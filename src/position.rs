@@ -520,7 +520,7 @@ mod tests {
     }
 
     /// Whenever a random FEN is accepted, no legal move captures a king, neither at the
-    /// root nor after any reply, and perft 2 runs.
+    /// root nor after any reply, and perft 2 counts the replies of every legal move.
     /// Whether the kings of `fen`'s placement stand on neighbouring squares.
     fn kings_touch(fen: &str) -> bool {
         let squares = parse_placement(fen.split(' ').next().unwrap_or(""));
@@ -551,14 +551,16 @@ mod tests {
             if let Some(mv) = captures_a_king(&board) {
                 panic!("{fen} was accepted, but {mv} captures a king");
             }
+            let mut leaves = 0;
             for mv in legal_moves(&board) {
                 let mut child = board.clone();
                 child.play_unchecked(mv);
                 if let Some(reply) = captures_a_king(&child) {
                     panic!("{fen} was accepted, but {mv} {reply} captures a king");
                 }
+                leaves += legal_moves(&child).len() as u64;
             }
-            let _ = perft(&board, 2);
+            assert_eq!(perft(&board, 2), leaves, "{fen}");
         }
         assert!(accepted > 2_000, "only {accepted} placements accepted");
         assert!(touching_rejected > 1_000, "{touching_rejected}");

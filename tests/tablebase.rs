@@ -260,7 +260,9 @@ fn without_dtz_tables_the_wdl_tables_rank_the_root() {
     // Without DTZ any winning move may be played: check with the full tables that the
     // move chosen at depth 1 kept the win.
     let tables = tables();
+    let mut checked = 0;
     for (_, _, fen) in positions().into_iter().filter(|p| p.0 == 2).take(20) {
+        checked += 1;
         engine.send(&format!("position fen {fen}"));
         engine.send("go depth 1");
         let lines = engine.read_until_bestmove(Duration::from_secs(30));
@@ -277,6 +279,7 @@ fn without_dtz_tables_the_wdl_tables_rank_the_root() {
         let verdict = tables.probe_dtz(&board).map(|d| d.wdl);
         assert_eq!(verdict, Some(Wdl::Loss), "{fen}: played {best}");
     }
+    assert_eq!(checked, 20, "too few won positions in the test data");
     engine.send("quit");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -1481,8 +1481,10 @@ fn multipv_prints_ranked_lines() {
     assert_eq!(firsts.len(), 3, "first moves must differ: {last_depth:?}");
 }
 
-/// A few moves on a clock: each `bestmove` comes well inside the time the side had
-/// left (generous slack: this checks the allotment, not the machine's speed).
+/// A few moves on a clock: each `bestmove` comes without a `stop`, inside the time
+/// the side had left. (The allotment itself, at most 40% of the clock, is checked without
+/// a clock by `time.rs`'s `limits_are_safe_over_a_grid_of_clocks`; here the clock only
+/// guards against a lost game, with more than a second of slack.)
 #[test]
 fn moves_on_a_clock_come_within_their_allotment() {
     let mut engine = start();
@@ -1501,12 +1503,6 @@ fn moves_on_a_clock_come_within_their_allotment() {
             &format!("go wtime {clock_ms} btime {clock_ms} winc 30 binc 30"),
         );
         let spent = started.elapsed().as_millis() as u64;
-        // The hard limit is at most 40% of the clock; allow 300 ms for a loaded machine.
-        assert!(
-            spent < clock_ms * 2 / 5 + 300,
-            "move {} took {spent} ms with {clock_ms} ms on the clock",
-            moves.len() + 1
-        );
         assert!(
             spent < clock_ms,
             "lost on time: {spent} ms of {clock_ms} ms"

@@ -353,6 +353,12 @@ fn the_i16_product_trick_is_exact_within_its_weight_range() {
 
 #[test]
 fn avx2_and_scalar_networks_agree_on_every_position() {
+    // (Each backend against the independent formula is `matches_the_integer_formula`; the
+    // wide output weights here overflow the formula's i32 sum, so only backends compare.)
+    if !Backend::Avx2.is_supported() {
+        eprintln!("AVX2 is absent on this CPU: the AVX2 network cannot be compared, skipped");
+        return;
+    }
     let boards = random_positions(300, 31);
     // Realistic weights, and output weights beyond ±128 (where every backend runs the wide
     // scalar kernel).

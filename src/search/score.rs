@@ -18,6 +18,9 @@ pub const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores at or beyond this magnitude (and short of a mate) are tablebase results.
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
+// Every score fits the hash table's 16 bits.
+const _: () = assert!(INFINITY < i16::MAX as i32 && TB_WIN < INFINITY);
+
 /// The score of a tablebase win for the side to move, `ply` plies from the root.
 pub const fn tb_win_in(ply: usize) -> i32 {
     TB_WIN - ply as i32
@@ -75,6 +78,5 @@ mod tests {
         assert!(is_mate(mate_in(MAX_PLY)) && !is_tb(mate_in(MAX_PLY)));
         assert!(is_decisive(mated_in(3)) && is_decisive(tb_loss_in(3)));
         assert!(tb_win_in(1) > tb_win_in(2) && tb_loss_in(1) < tb_loss_in(2));
-        assert!(TB_WIN < i32::from(i16::MAX) && INFINITY < i32::from(i16::MAX));
     }
 }
