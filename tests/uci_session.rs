@@ -1794,12 +1794,24 @@ fn short_searches_show_no_bound_lines() {
 /// The last line a search shows begins with the move it plays, also when the search was
 /// stopped in a depth that had just found a better first move (fastchess warns "Bestmove
 /// does not match beginning of last PV" otherwise, and a GUI shows a line that is not
-/// played). These searches, from Win At Chess positions, are stopped by their node limit
-/// in such a depth; with the build before the fix each ended on a line that began with
-/// another move.
+/// played). These searches, from Win At Chess positions, were chosen to be stopped by
+/// their node limit in such a depth (with the build before the fix each ended on a line
+/// that began with another move); since a search change moves the stops, the test also
+/// checks that at least one of them still is.
 #[test]
 fn the_last_line_shown_begins_with_the_move_played() {
     let cases = [
+        // Stopped (at exactly these node counts) in depths 6 and 7 with a new first move,
+        // with the search of Bench 5195020 (the limits below no longer reach that case; the
+        // test counts how many do, below).
+        (
+            "rnb3kr/ppp2ppp/1b6/3q4/3pN3/Q4N2/PPP2KPP/R1B1R3 w - - 0 1",
+            2700,
+        ),
+        (
+            "rnb3kr/ppp2ppp/1b6/3q4/3pN3/Q4N2/PPP2KPP/R1B1R3 w - - 0 1",
+            4700,
+        ),
         (
             "rnb3kr/ppp2ppp/1b6/3q4/3pN3/Q4N2/PPP2KPP/R1B1R3 w - - 0 1",
             9700,
@@ -1824,6 +1836,10 @@ fn the_last_line_shown_begins_with_the_move_played() {
         ),
     ];
     let mut engine = EngineProcess::start();
+    // How many searches were stopped (their last line counts exactly the node limit) in a
+    // depth that found a new first move (it differs from the line before): the case this
+    // test is about.
+    let mut exercised = 0;
     for (fen, nodes) in cases {
         engine.send("ucinewgame");
         engine.send(&format!("position fen {fen}"));
@@ -1834,19 +1850,30 @@ fn the_last_line_shown_begins_with_the_move_played() {
             .and_then(|l| l.split_whitespace().nth(1))
             .unwrap_or_default()
             .to_string();
-        let shown = lines
+        let pv_lines: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
+        let firsts: Vec<&str> = pv_lines
             .iter()
-            .rev()
-            .find_map(|l| l.split(" pv ").nth(1))
-            .and_then(|pv| pv.split_whitespace().next())
-            .unwrap_or_default()
-            .to_string();
+            .filter_map(|l| l.split(" pv ").nth(1))
+            .filter_map(|pv| pv.split_whitespace().next())
+            .collect();
+        let stopped = pv_lines
+            .last()
+            .is_some_and(|l| info_field(l, "nodes") == Some(nodes));
+        let shown = firsts.last().copied().unwrap_or_default();
         if shown != played {
             engine.fail(&format!(
                 "{fen} at {nodes} nodes: last line shown begins with {shown}, bestmove {played}"
             ));
         }
+        if let [.., before, last] = firsts[..] {
+            exercised += usize::from(stopped && before != last);
+        }
     }
+    // Without this the test would pass untested once a search change moves the stops.
+    assert!(
+        exercised >= 1,
+        "no search ended on a new first move: choose new node limits"
+    );
 }
 
 /// A newcomer's first commands: `help` in UCI mode, and `--help`, `help`, `--version` and
