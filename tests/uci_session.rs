@@ -1800,22 +1800,14 @@ fn short_searches_show_no_bound_lines() {
 /// checks that at least one of them still is.
 #[test]
 fn the_last_line_shown_begins_with_the_move_played() {
+    const QUEEN_TRAP: &str = "rnb3kr/ppp2ppp/1b6/3q4/3pN3/Q4N2/PPP2KPP/R1B1R3 w - - 0 1";
     let cases = [
         // Stopped (at exactly these node counts) in depths 6 and 7 with a new first move,
         // with the search of Bench 5195020 (the limits below no longer reach that case; the
         // test counts how many do, below).
-        (
-            "rnb3kr/ppp2ppp/1b6/3q4/3pN3/Q4N2/PPP2KPP/R1B1R3 w - - 0 1",
-            2700,
-        ),
-        (
-            "rnb3kr/ppp2ppp/1b6/3q4/3pN3/Q4N2/PPP2KPP/R1B1R3 w - - 0 1",
-            4700,
-        ),
-        (
-            "rnb3kr/ppp2ppp/1b6/3q4/3pN3/Q4N2/PPP2KPP/R1B1R3 w - - 0 1",
-            9700,
-        ),
+        (QUEEN_TRAP, 2700),
+        (QUEEN_TRAP, 4700),
+        (QUEEN_TRAP, 9700),
         ("r1bq4/1p4kp/3p1n2/p4pB1/2pQ4/8/1P4PP/4RRK1 w - - 0 1", 9700),
         (
             "r3k2r/pb1q1p2/8/2p1pP2/4p1p1/B1P1Q1P1/P1P3K1/R4R2 b kq - 0 1",

@@ -4,7 +4,8 @@
 #
 #     tools/logged_match.sh TAG ARGS...
 #
-# ARGS go to $SHARED/tools/match.py. Used by tools/ladder.sh, tools/knot.sh and tools/screen.sh. SHARED is ../shared by default.
+# ARGS go to $SHARED/tools/match.py (SHARED is ../shared by default). Used by
+# tools/ladder.sh, tools/knot.sh and tools/screen.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TAG=${1:?tag}
