@@ -6,6 +6,7 @@
 //!              [--hidden 128] [--epochs 10]
 //!              [--lr 0.001] [--wdl 0.0] [--holdout 0.05] [--threads all] [--seed 1]
 //!              [--batch 16384] [--buckets 1] [--init CHECKPOINT|NET] [--mirror]
+//! cutoff train --data FILE|DIR [...] --measure CHECKPOINT|NET [--measure ...]
 //! ```
 //!
 //! `--data` may be repeated; a directory stands for its `*.viri` files (so unfinished
@@ -27,6 +28,10 @@
 //! constant prediction, the hand-crafted evaluation and the built-in network as
 //! baselines: a new net is worth a match once its held-out loss is below the built-in
 //! network's. A run is deterministic for a given seed, data and thread count.
+//!
+//! `--measure` trains nothing: it prints (stdout) each network's loss on every kept position
+//! of the data (all of them, none mirrored), after the built-in network's and the
+//! hand-crafted evaluation's on the same positions ([`measure`]).
 //!
 //! One AdamW step is taken per `--batch` positions, so a small data set needs a smaller
 //! batch: 80,000 positions at the default 16,384 give only 5 steps an epoch, too few to
@@ -147,7 +152,7 @@ impl Default for TrainConfig {
 pub struct Command {
     /// The data files, directories already expanded, each with what its scores are.
     pub data: Vec<(PathBuf, Scores)>,
-    pub out: PathBuf,
+    pub task: Task,
     pub holdout: f64,
     pub config: TrainConfig,
     /// The starting weights, if not random (`--init`).
@@ -155,6 +160,15 @@ pub struct Command {
     /// `--mirror`: add the left-right mirror of every training position without castling
     /// rights (the held-out positions stay as played).
     pub mirror: bool,
+}
+
+/// What `cutoff train` does with the data.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Task {
+    /// Train and write the network (and its checkpoint) to this file.
+    Train { out: PathBuf },
+    /// Report the loss of each network (named by its path) on every kept position.
+    Measure(Vec<(String, Network)>),
 }
 
 /// What one epoch did.
@@ -189,8 +203,13 @@ pub struct Args {
     #[arg(long)]
     scaled_data: Vec<String>,
     /// The network file to write (its float checkpoint goes to NET.ckpt).
-    #[arg(long)]
-    out: PathBuf,
+    #[arg(long, required_unless_present = "measure")]
+    out: Option<PathBuf>,
+    /// Train nothing: report this network's loss (a network file or a float checkpoint)
+    /// on every kept position of the data, next to the built-in network's and the
+    /// hand-crafted evaluation's, and stop (repeatable).
+    #[arg(long, conflicts_with_all = ["out", "init", "hidden", "buckets", "mirror"])]
+    measure: Vec<String>,
     /// Hidden units per perspective, a multiple of 16 [default: 128, or the checkpoint's;
     /// more than an --init network's widens it, see `Network::widened`]
     #[arg(long)]
@@ -317,9 +336,18 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
             data.extend(expand(Path::new(source))?.into_iter().map(|f| (f, scores)));
         }
     }
+    let task = match args.out {
+        Some(out) => Task::Train { out },
+        None => Task::Measure(
+            args.measure
+                .iter()
+                .map(|path| Ok((path.clone(), load_init(path)?)))
+                .collect::<Result<_, TrainError>>()?,
+        ),
+    };
     Ok(Command {
         data,
-        out: args.out,
+        task,
         holdout,
         config,
         init,
@@ -387,8 +415,18 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>, TrainError> {
     Ok(files)
 }
 
-/// Loads the data, trains, and writes the network after every epoch.
+/// Loads the data, trains, and writes the network after every epoch; or, for `--measure`,
+/// reports the networks' losses.
 pub fn run(command: &Command) -> Result<(), TrainError> {
+    let out = match &command.task {
+        Task::Train { out } => out,
+        Task::Measure(nets) => {
+            for line in measure(command, nets)? {
+                println!("{line}");
+            }
+            return Ok(());
+        }
+    };
     let config = &command.config;
     let started = Instant::now();
     let mut split = load_files(&command.data, command.holdout, config.threads)?;
@@ -441,7 +479,7 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
             reference.as_is, reference.best, reference.best_divisor
         );
     }
-    let out = command.out.display().to_string();
+    let out = out.display().to_string();
     let checkpoint_path = format!("{out}.ckpt");
     let mut write_error = None;
     let start = match &command.init {
@@ -476,6 +514,39 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
     }
     eprintln!("wrote {out} and the float checkpoint {checkpoint_path}");
     Ok(())
+}
+
+/// `--measure`: the loss of each of `nets` on every kept position of the data (all held
+/// out, none mirrored), after lines for the built-in network and the hand-crafted
+/// evaluation on the same positions, one line each.
+pub fn measure(command: &Command, nets: &[(String, Network)]) -> Result<Vec<String>, TrainError> {
+    let config = &command.config;
+    let split = load_files(&command.data, 1.0, config.threads)?;
+    let positions = &split.held_out;
+    if positions.is_empty() {
+        return Err(TrainError::NoData);
+    }
+    let count = positions.len();
+    let mut lines = Vec::new();
+    for (name, values) in [
+        ("the built-in network", &split.held_out_built_in),
+        ("the hand-crafted evaluation", &split.held_out_classical),
+    ] {
+        if let Some(reference) = reference_loss(positions, values, config.wdl) {
+            lines.push(format!(
+                "{name}: loss {:.6} on {count} positions ({:.6} at its best scale, cp / {:.0})",
+                reference.as_is, reference.best, reference.best_divisor
+            ));
+        }
+    }
+    for (name, net) in nets {
+        let loss = parallel::Workers::new(net, config.threads).loss(net, positions, config.wdl);
+        lines.push(format!(
+            "{name}: loss {:.6} on {count} positions",
+            loss / count as f64
+        ));
+    }
+    Ok(lines)
 }
 
 /// The loss of the best constant prediction on `records`, the variance of their targets: a

@@ -510,3 +510,98 @@ fn the_built_in_network_is_measured_on_every_held_out_position() {
     let reference = super::reference_loss(&split.held_out, &split.held_out_built_in, 0.3);
     assert!(reference.is_some_and(|r| r.best <= r.as_is));
 }
+
+/// `--measure` trains nothing: it reports each network's loss on every kept position,
+/// after the built-in network's and the hand-crafted evaluation's on the same positions.
+#[test]
+fn measure_reports_each_networks_loss_on_every_kept_position() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/train-measure-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (bytes, _) = random_games(20, 12);
+    let data = dir.join("a.viri");
+    std::fs::write(&data, &bytes).unwrap();
+    // The built-in network's own file, and a small random net as a float checkpoint.
+    let built_in = dir.join("built-in.nnue");
+    std::fs::write(
+        &built_in,
+        crate::nnue::embedded::EMBEDDED.expect("a built-in net"),
+    )
+    .unwrap();
+    let random = Network::new(16, 1, 4);
+    let checkpoint = dir.join("random.ckpt");
+    std::fs::write(&checkpoint, super::checkpoint::to_bytes(&random)).unwrap();
+    let command = super::parse_args(&words(&format!(
+        "--data {} --measure {} --measure {} --threads 2",
+        data.display(),
+        built_in.display(),
+        checkpoint.display()
+    )))
+    .unwrap();
+    let lines = super::measure(
+        &command,
+        &match &command.task {
+            super::Task::Measure(nets) => nets.clone(),
+            super::Task::Train { .. } => panic!("--measure parsed as training"),
+        },
+    )
+    .unwrap();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    let loss_of = |line: &str| -> f64 {
+        line.split("loss ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // Every kept position, none held back and none mirrored.
+    let all = load_bytes(&bytes, 1.0, Scores::Raw).unwrap().held_out;
+    let count = all.len();
+    assert!(count > 500);
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.contains(&format!(" on {count} positions"))),
+        "{lines:?}"
+    );
+    assert!(lines[0].starts_with("the built-in network: "));
+    assert!(lines[1].starts_with("the hand-crafted evaluation: "));
+    // The random checkpoint's line is its loss, computed directly.
+    let mut scratch = Scratch::new(16);
+    let expected = random.loss(&all, 0.0, &mut scratch) / count as f64;
+    assert!(lines[3].starts_with(&format!("{}: ", checkpoint.display())));
+    assert!(
+        (loss_of(&lines[3]) - expected).abs() < 1e-6,
+        "{} vs {expected}",
+        lines[3]
+    );
+    // The built-in file, read back to floats, scores as the engine's integer evaluation of it.
+    let (engine, float) = (loss_of(&lines[0]), loss_of(&lines[2]));
+    assert!(
+        (float - engine).abs() < 0.02 * engine,
+        "{float} vs {engine}"
+    );
+    assert!(
+        float < loss_of(&lines[3]) / 2.0,
+        "the built-in net no better than a random one"
+    );
+    // Training flags do not go with --measure, and without it --out is needed.
+    for extra in ["--out net.nnue", "--mirror", "--hidden 32"] {
+        let args = format!(
+            "--data {} --measure {} {extra}",
+            data.display(),
+            built_in.display()
+        );
+        assert!(
+            super::parse_args(&words(&args)).is_err(),
+            "{extra} accepted"
+        );
+    }
+    let error = super::parse_args(&words(&format!("--data {}", data.display())))
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("--out"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
