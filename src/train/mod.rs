@@ -29,9 +29,11 @@
 //! baselines: a new net is worth a match once its held-out loss is below the built-in
 //! network's. A run is deterministic for a given seed, data and thread count.
 //!
-//! `--measure` trains nothing: it prints (stdout) each network's loss on every kept position
-//! of the data (all of them, none mirrored), after the built-in network's and the
-//! hand-crafted evaluation's on the same positions ([`measure`]).
+//! `--measure` trains nothing: it prints (stdout) each network's loss on the held-out games'
+//! kept positions (the games a training run with the same `--holdout` keeps out, so that
+//! nets trained on these files are measured on games none of them has seen), after the
+//! built-in network's and the hand-crafted evaluation's on the same positions
+//! ([`measure`]).
 //!
 //! One AdamW step is taken per `--batch` positions, so a small data set needs a smaller
 //! batch: 80,000 positions at the default 16,384 give only 5 steps an epoch, too few to
@@ -167,7 +169,7 @@ pub struct Command {
 pub enum Task {
     /// Train and write the network (and its checkpoint) to this file.
     Train { out: PathBuf },
-    /// Report the loss of each network (named by its path) on every kept position.
+    /// Report the loss of each network (named by its path) on the held-out positions.
     Measure(Vec<(String, Network)>),
 }
 
@@ -206,8 +208,9 @@ pub struct Args {
     #[arg(long, required_unless_present = "measure")]
     out: Option<PathBuf>,
     /// Train nothing: report this network's loss (a network file or a float checkpoint)
-    /// on every kept position of the data, next to the built-in network's and the
-    /// hand-crafted evaluation's, and stop (repeatable).
+    /// on the held-out games of the data (the games training with the same --holdout
+    /// keeps out), next to the built-in network's and the hand-crafted evaluation's, and
+    /// stop (repeatable).
     #[arg(long, conflicts_with_all = ["out", "init", "hidden", "buckets", "mirror"])]
     measure: Vec<String>,
     /// Hidden units per perspective, a multiple of 16 [default: 128, or the checkpoint's;
@@ -516,12 +519,13 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
     Ok(())
 }
 
-/// `--measure`: the loss of each of `nets` on every kept position of the data (all held
-/// out, none mirrored), after lines for the built-in network and the hand-crafted
-/// evaluation on the same positions, one line each.
+/// `--measure`: the loss of each of `nets` on the kept positions of the held-out games
+/// (the `--holdout` share that training holds out: games no network trained with that
+/// share has seen), after lines for the built-in network and the hand-crafted evaluation
+/// on the same positions, one line each.
 pub fn measure(command: &Command, nets: &[(String, Network)]) -> Result<Vec<String>, TrainError> {
     let config = &command.config;
-    let split = load_files(&command.data, 1.0, config.threads)?;
+    let split = load_files(&command.data, command.holdout, config.threads)?;
     let positions = &split.held_out;
     if positions.is_empty() {
         return Err(TrainError::NoData);
