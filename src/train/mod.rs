@@ -26,8 +26,9 @@
 //! or from a network file's weights divided back to floats, instead of random weights (its
 //! hidden size is used). Progress goes to stderr, with the held-out losses of the best
 //! constant prediction, the hand-crafted evaluation and the built-in network as
-//! baselines: a new net is worth a match once its held-out loss is below the built-in
-//! network's. A run is deterministic for a given seed, data and thread count.
+//! baselines (a net trained further can fit them better than the built-in network and still
+//! lose to it; its loss on older sets' held-out games, by `--measure`, is the better check:
+//! docs/NNUE.md, thirtieth session). A run is deterministic for a given seed, data and thread count.
 //!
 //! `--measure` trains nothing: it prints (stdout) each network's loss on the held-out games'
 //! kept positions (the games a training run with the same `--holdout` keeps out, so that

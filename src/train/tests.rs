@@ -514,7 +514,7 @@ fn the_built_in_network_is_measured_on_every_held_out_position() {
 /// `--measure` trains nothing: it reports each network's loss on the held-out games' kept
 /// positions, after the built-in network's and the hand-crafted evaluation's on the same positions.
 #[test]
-fn measure_reports_each_networks_loss_on_every_kept_position() {
+fn measure_reports_each_networks_loss_on_the_held_out_positions() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/train-measure-test");
     std::fs::create_dir_all(&dir).unwrap();
     let (bytes, _) = random_games(20, 12);
