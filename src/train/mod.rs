@@ -5,7 +5,7 @@
 //! cutoff train --data FILE|DIR [--data ...] [--scaled-data FILE|DIR ...] --out NET
 //!              [--hidden 128] [--epochs 10]
 //!              [--lr 0.001] [--wdl 0.0] [--holdout 0.05] [--threads all] [--seed 1]
-//!              [--batch 16384] [--buckets 1] [--init CHECKPOINT|NET] [--mirror]
+//!              [--batch 16384] [--buckets 1] [--init CHECKPOINT|NET [--anchor 0]] [--mirror]
 //! cutoff train --data FILE|DIR [...] --measure CHECKPOINT|NET [--measure ...]
 //! ```
 //!
@@ -24,7 +24,9 @@
 //! (`checkpoint.rs`), each through a temporary file renamed into place, so a stopped run
 //! leaves the last finished epoch's network whole; `--init` starts from such a checkpoint,
 //! or from a network file's weights divided back to floats, instead of random weights (its
-//! hidden size is used). Progress goes to stderr, with the held-out losses of the best
+//! hidden size is used); `--anchor X` then also pulls every weight back towards its
+//! starting value by `lr · X` of the distance each step (a weight decay towards the start
+//! rather than towards zero), so that a net trained further forgets less. Progress goes to stderr, with the held-out losses of the best
 //! constant prediction, the hand-crafted evaluation and the built-in network as
 //! baselines (a net trained further can fit them better than the built-in network and still
 //! lose to it; its loss on older sets' held-out games, by `--measure`, is the better check:
@@ -133,6 +135,9 @@ pub struct TrainConfig {
     pub threads: usize,
     pub seed: u64,
     pub batch: usize,
+    /// How strongly the weights are pulled back towards the starting network's
+    /// (`--anchor`; 0 = not at all, the decay pulls towards zero only).
+    pub anchor: f32,
 }
 
 impl Default for TrainConfig {
@@ -146,6 +151,7 @@ impl Default for TrainConfig {
             threads: default_threads(),
             seed: 1,
             batch: DEFAULT_BATCH,
+            anchor: 0.0,
         }
     }
 }
@@ -249,6 +255,11 @@ pub struct Args {
     /// Also train on the left-right mirror of every position without castling rights.
     #[arg(long)]
     mirror: bool,
+    /// Pull the weights back towards the --init network's with this strength (per step,
+    /// times the learning rate, like a weight decay towards the start instead of zero),
+    /// so that training further forgets less of what the start knew.
+    #[arg(long, default_value_t = 0.0, requires = "init")]
+    anchor: f32,
 }
 
 fn default_threads() -> usize {
@@ -316,6 +327,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         threads: args.threads.unwrap_or(defaults.threads),
         seed: args.seed,
         batch: args.batch,
+        anchor: args.anchor,
     };
     let holdout = args.holdout;
     let invalid = |why: &str| Err(CliError::Invalid(why.into()).into());
@@ -327,6 +339,9 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
     }
     if !(config.lr > 0.0 && config.lr.is_finite()) {
         return invalid("--lr must be positive");
+    }
+    if !(config.anchor >= 0.0 && config.anchor.is_finite()) {
+        return invalid("--anchor must be zero or positive");
     }
     if !(0.0..=1.0).contains(&config.wdl) || !(0.0..1.0).contains(&holdout) {
         return invalid("--wdl must be within [0, 1] and --holdout within [0, 1)");
@@ -546,8 +561,27 @@ pub fn measure(command: &Command, nets: &[(String, Network)]) -> Result<Vec<Stri
     }
     for (name, net) in nets {
         let loss = parallel::Workers::new(net, config.threads).loss(net, positions, config.wdl);
+        // The best scale is found on the net's scores rounded to centipawns, as the
+        // references' are: a net that only learnt bigger or smaller scores than another
+        // differs from it as it is, not at its best scale.
+        let mut scratch = model::Scratch::new(net.hidden());
+        let centipawns: Vec<i16> = positions
+            .iter()
+            .map(|record| {
+                let cp = net.output(record, &mut scratch) * SCALE as f32;
+                cp.round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
+            })
+            .collect();
+        let best = reference_loss(positions, &centipawns, config.wdl)
+            .map(|r| {
+                format!(
+                    " ({:.6} at its best scale, cp / {:.0})",
+                    r.best, r.best_divisor
+                )
+            })
+            .unwrap_or_default();
         lines.push(format!(
-            "{name}: loss {:.6} on {count} positions",
+            "{name}: loss {:.6} on {count} positions{best}",
             loss / count as f64
         ));
     }
@@ -657,6 +691,9 @@ pub fn train_from(
 ) -> Network {
     let started = Instant::now();
     let mut adam = optim::AdamW::new(net.params.len());
+    if config.anchor > 0.0 {
+        adam.anchor = Some((net.params.clone(), config.anchor));
+    }
     let mut workers = parallel::Workers::new(&net, config.threads);
     let batch = config.batch.max(1);
     let steps_per_epoch = split.train.len().div_ceil(batch);

@@ -12,6 +12,9 @@ pub struct AdamW {
     pub epsilon: f32,
     /// Decoupled weight decay per step, multiplied by the learning rate.
     pub decay: f32,
+    /// A pull towards these weights (the starting network) of this strength per step,
+    /// multiplied by the learning rate, as the decay pulls towards zero (`--anchor`).
+    pub anchor: Option<(Vec<f32>, f32)>,
     momentum: Vec<f32>,
     velocity: Vec<f32>,
     steps: i32,
@@ -26,6 +29,7 @@ impl AdamW {
             beta2: 0.999,
             epsilon: 1e-8,
             decay: 0.01,
+            anchor: None,
             momentum: vec![0.0; len],
             velocity: vec![0.0; len],
             steps: 0,
@@ -54,6 +58,12 @@ impl AdamW {
             *m = b1 * *m + (1.0 - b1) * g;
             *v = b2 * *v + (1.0 - b2) * g * g;
             *p = *p * shrink - rate * *m / (v.sqrt() + epsilon);
+        }
+        if let Some((start, strength)) = &self.anchor {
+            let pull = lr * strength;
+            for (p, a) in params.iter_mut().zip(start) {
+                *p -= pull * (*p - a);
+            }
         }
         for p in &mut params[..clipped] {
             *p = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
@@ -107,5 +117,28 @@ mod tests {
         assert!((params[0] + 0.1).abs() < 1e-4);
         assert_eq!(params[1], WEIGHT_CLIP);
         assert!(params[2] > 5.0, "the last parameter is not clipped");
+    }
+
+    #[test]
+    fn the_anchor_pulls_weights_back_towards_the_start() {
+        let start = vec![0.5, -0.5];
+        let mut free = AdamW::new(2);
+        let mut anchored = AdamW::new(2);
+        anchored.anchor = Some((start.clone(), 100.0));
+        let (mut p_free, mut p_anchored) = (start.clone(), start.clone());
+        for _ in 0..200 {
+            free.step(&mut p_free, &[1.0, -1.0], 1e-3, 0);
+            anchored.step(&mut p_anchored, &[1.0, -1.0], 1e-3, 0);
+        }
+        for i in 0..2 {
+            let (moved_free, moved_anchored) = (
+                (p_free[i] - start[i]).abs(),
+                (p_anchored[i] - start[i]).abs(),
+            );
+            assert!(moved_free > 0.15, "free moved {moved_free}");
+            // Adam steps about 1e-3 a step; the pull 0.1 × distance stops it near 0.01.
+            assert!(moved_anchored < 0.02, "anchored moved {moved_anchored}");
+            assert!(moved_anchored > 0.005, "anchored moved {moved_anchored}");
+        }
     }
 }

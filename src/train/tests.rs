@@ -185,6 +185,7 @@ fn quick_config(hidden: usize, epochs: usize) -> TrainConfig {
         threads: 2,
         seed: 9,
         batch: 256,
+        anchor: 0.0,
     }
 }
 
@@ -400,6 +401,16 @@ fn command_writes_a_loadable_network() {
         Some(&dequantise(&params).with_buckets(8))
     );
     assert!(with_buckets("3").is_err());
+    // The anchor pulls towards the start, so it needs one, and a pull cannot be negative.
+    let with_anchor = |strength: &str| {
+        let mut words = resumed.clone();
+        words.extend(["--anchor".to_string(), strength.to_string()]);
+        super::parse_args(&words)
+    };
+    assert_eq!(with_anchor("30").unwrap().config.anchor, 30.0);
+    assert_eq!(command.config.anchor, 0.0);
+    assert!(with_anchor("-1").is_err());
+    assert!(super::parse_args(&words("--data a.viri --out n.nnue --anchor 30")).is_err());
     // A damaged network file is refused with the file's own error.
     let damaged = dir.join("damaged.nnue");
     let bytes = std::fs::read(&out).unwrap();
@@ -578,6 +589,18 @@ fn measure_reports_each_networks_loss_on_the_held_out_positions() {
         "{} vs {expected}",
         lines[3]
     );
+    // Every line gives the loss at the best scale too, never above the loss as it is.
+    for line in &lines {
+        let best: f64 = line
+            .split(" (")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(best <= loss_of(line) + 1e-5, "{line}");
+        assert!(line.contains(" at its best scale, cp / "), "{line}");
+    }
     // The built-in file, read back to floats, scores as the engine's integer evaluation of it.
     let (engine, float) = (loss_of(&lines[0]), loss_of(&lines[2]));
     assert!(
