@@ -26,11 +26,12 @@
 //! or from a network file's weights divided back to floats, instead of random weights (its
 //! hidden size is used); `--anchor X` then also pulls every weight back towards its
 //! starting value by `lr · X` of the distance each step (a weight decay towards the start
-//! rather than towards zero), so that a net trained further forgets less. Progress goes to stderr, with the held-out losses of the best
-//! constant prediction, the hand-crafted evaluation and the built-in network as
-//! baselines (a net trained further can fit them better than the built-in network and still
-//! lose to it; its loss on older sets' held-out games, by `--measure`, is the better check:
-//! docs/NNUE.md, thirtieth session). A run is deterministic for a given seed, data and thread count.
+//! rather than towards zero), so that a net trained further forgets less. Progress goes
+//! to stderr, with the held-out losses of the best constant prediction, the hand-crafted
+//! evaluation and the built-in network as baselines (a net trained further can fit them
+//! better than the built-in network and still lose to it; its loss on older sets' held-out
+//! games, by `--measure`, is the better check: docs/NNUE.md, thirtieth session). A run is
+//! deterministic for a given seed, data and thread count.
 //!
 //! `--measure` trains nothing: it prints (stdout) each network's loss on the held-out games'
 //! kept positions (the games a training run with the same `--holdout` keeps out, so that
@@ -340,8 +341,9 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
     if !(config.lr > 0.0 && config.lr.is_finite()) {
         return invalid("--lr must be positive");
     }
-    if !(config.anchor >= 0.0 && config.anchor.is_finite()) {
-        return invalid("--anchor must be zero or positive");
+    // A pull of the whole distance or more in one step would overshoot the start.
+    if !(config.anchor >= 0.0 && config.anchor * config.lr < 1.0) {
+        return invalid("--anchor must be zero or positive, and --anchor times --lr below 1");
     }
     if !(0.0..=1.0).contains(&config.wdl) || !(0.0..1.0).contains(&holdout) {
         return invalid("--wdl must be within [0, 1] and --holdout within [0, 1)");

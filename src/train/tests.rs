@@ -410,6 +410,8 @@ fn command_writes_a_loadable_network() {
     assert_eq!(with_anchor("30").unwrap().config.anchor, 30.0);
     assert_eq!(command.config.anchor, 0.0);
     assert!(with_anchor("-1").is_err());
+    // At the default rate 0.001, a pull of 1,000 would cover the whole distance a step.
+    assert!(with_anchor("999").is_ok() && with_anchor("1000").is_err());
     assert!(super::parse_args(&words("--data a.viri --out n.nnue --anchor 30")).is_err());
     // A damaged network file is refused with the file's own error.
     let damaged = dir.join("damaged.nnue");
