@@ -549,43 +549,31 @@ pub fn measure(command: &Command, nets: &[(String, Network)]) -> Result<Vec<Stri
         return Err(TrainError::NoData);
     }
     let count = positions.len();
+    let line = |name: &str, loss: ReferenceLoss| {
+        format!(
+            "{name}: loss {:.6} on {count} positions ({:.6} at its best scale, cp / {:.0})",
+            loss.as_is, loss.best, loss.best_divisor
+        )
+    };
     let mut lines = Vec::new();
     for (name, values) in [
         ("the built-in network", &split.held_out_built_in),
         ("the hand-crafted evaluation", &split.held_out_classical),
     ] {
-        if let Some(reference) = reference_loss(positions, values, config.wdl) {
-            lines.push(format!(
-                "{name}: loss {:.6} on {count} positions ({:.6} at its best scale, cp / {:.0})",
-                reference.as_is, reference.best, reference.best_divisor
-            ));
-        }
+        lines.extend(reference_loss(positions, values, config.wdl).map(|loss| line(name, loss)));
     }
     for (name, net) in nets {
-        let loss = parallel::Workers::new(net, config.threads).loss(net, positions, config.wdl);
-        // The best scale is found on the net's scores rounded to centipawns, as the
-        // references' are: a net that only learnt bigger or smaller scores than another
-        // differs from it as it is, not at its best scale.
+        // The net's scores go through the references' measure, best scale included: a
+        // net that only learnt bigger or smaller scores than another differs from it as
+        // it is, not at its best scale.
         let mut scratch = model::Scratch::new(net.hidden());
-        let centipawns: Vec<i16> = positions
+        let centipawns: Vec<f32> = positions
             .iter()
-            .map(|record| {
-                let cp = net.output(record, &mut scratch) * SCALE as f32;
-                cp.round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
-            })
+            .map(|record| net.output(record, &mut scratch) * SCALE as f32)
             .collect();
-        let best = reference_loss(positions, &centipawns, config.wdl)
-            .map(|r| {
-                format!(
-                    " ({:.6} at its best scale, cp / {:.0})",
-                    r.best, r.best_divisor
-                )
-            })
-            .unwrap_or_default();
-        lines.push(format!(
-            "{name}: loss {:.6} on {count} positions{best}",
-            loss / count as f64
-        ));
+        lines.extend(
+            reference_loss(positions, &centipawns, config.wdl).map(|loss| line(name, loss)),
+        );
     }
     Ok(lines)
 }
@@ -602,8 +590,8 @@ pub fn constant_loss(records: &[Record], wdl: f32) -> Option<f64> {
     Some(targets.map(|t| (t - mean).powi(2)).sum::<f64>() / n)
 }
 
-/// How well the hand-crafted evaluation predicts the held-out targets: the reference a
-/// network's held-out loss is compared with.
+/// How well a set of scores (the hand-crafted evaluation's, the built-in network's, a
+/// measured network's) predicts the held-out targets.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ReferenceLoss {
     /// The loss of `sigmoid(cp / 400)`, the scale the network's output is read at.
@@ -614,18 +602,22 @@ pub struct ReferenceLoss {
     pub best_divisor: f64,
 }
 
-/// The held-out loss of the hand-crafted evaluation `classical` (centipawns for the side
-/// to move, one per record), as it is and at its best scale. `None` for no records.
-pub fn reference_loss(records: &[Record], classical: &[i16], wdl: f32) -> Option<ReferenceLoss> {
-    if records.is_empty() || records.len() != classical.len() {
+/// The loss of `scores` (centipawns for the side to move, one per record) on `records`, as
+/// they are and at their best scale. `None` for no records.
+pub fn reference_loss<S: Copy + Into<f64>>(
+    records: &[Record],
+    scores: &[S],
+    wdl: f32,
+) -> Option<ReferenceLoss> {
+    if records.is_empty() || records.len() != scores.len() {
         return None;
     }
     let loss_at = |divisor: f64| {
         records
             .iter()
-            .zip(classical)
+            .zip(scores)
             .map(|(record, &cp)| {
-                let prediction = 1.0 / (1.0 + (-f64::from(cp) / divisor).exp());
+                let prediction = 1.0 / (1.0 + (-cp.into() / divisor).exp());
                 (prediction - f64::from(record.target(wdl))).powi(2)
             })
             .sum::<f64>()
