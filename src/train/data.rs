@@ -241,8 +241,38 @@ pub fn is_held_out(game: &[u8], fraction: f64) -> bool {
     ((mixed >> 11) as f64 / (1u64 << 53) as f64) < fraction
 }
 
-/// Reads every game of `bytes`, whose scores are `scores`, into records.
+/// Reads every game of `bytes`, whose scores are `scores`, into records labelled with
+/// their own search scores.
 pub fn load_bytes(bytes: &[u8], holdout: f64, scores: Scores) -> Result<Split, ViriError> {
+    load_bytes_with(bytes, holdout, scores, 0)
+}
+
+/// The score of a kept position, the mean of its own search score and the search scores
+/// of up to `lookahead` plies after it in the game (`train --lookahead`): each later
+/// search started a ply or more deeper along the line played, so the mean is a less noisy
+/// estimate of the position's value than one search's score. `white_scores` holds the
+/// raw White-view score of each ply from the kept one on, `None` for a mate or tablebase
+/// score, where the mean stops (the kept position's own is never `None`).
+pub fn smoothed_score(white_scores: &[Option<i32>], lookahead: usize) -> Option<i32> {
+    let window: Vec<i32> = white_scores
+        .iter()
+        .take(lookahead + 1)
+        .map_while(|score| *score)
+        .collect();
+    let count = i32::try_from(window.len()).ok().filter(|&n| n > 0)?;
+    let sum: i32 = window.iter().sum();
+    Some((f64::from(sum) / f64::from(count)).round() as i32)
+}
+
+/// [`load_bytes`], with the training positions (not the held-out ones, which keep their own
+/// scores so that losses stay comparable across runs) labelled by [`smoothed_score`] over
+/// `lookahead` plies.
+pub fn load_bytes_with(
+    bytes: &[u8],
+    holdout: f64,
+    scores: Scores,
+    lookahead: usize,
+) -> Result<Split, ViriError> {
     let mut split = Split::default();
     let built_in = crate::nnue::embedded();
     let mut reader = GameReader::new(bytes);
@@ -254,19 +284,31 @@ pub fn load_bytes(bytes: &[u8], holdout: f64, scores: Scores) -> Result<Split, V
         let held_out = is_held_out(&bytes[start..reader.offset()], holdout);
         let result_white = game.result as u8;
         split.stats.games += 1;
-        for (ply, (board, mv, score)) in game.positions().enumerate() {
+        let positions: Vec<_> = game.positions().collect();
+        // The raw White-view score of every ply, for the lookahead's mean.
+        let white_scores: Vec<Option<i32>> = positions
+            .iter()
+            .map(|(board, _, score)| {
+                let score = i32::from(*score);
+                (!is_decisive(score)).then(|| match scores {
+                    Scores::Raw => score,
+                    Scores::MaterialScaled => {
+                        crate::nnue::material::unscale_by_material(score, board)
+                    }
+                })
+            })
+            .collect();
+        for (ply, (board, mv, score)) in positions.into_iter().enumerate() {
             split.stats.positions += 1;
             if !keep(&board, mv, score, ply) {
                 continue;
             }
-            let score = match scores {
-                Scores::Raw => score,
-                Scores::MaterialScaled => {
-                    let raw = crate::nnue::material::unscale_by_material(score.into(), &board);
-                    raw.clamp(i16::MIN.into(), i16::MAX.into()) as i16
-                }
+            let window = if held_out { 0 } else { lookahead };
+            let Some(label) = smoothed_score(&white_scores[ply..], window) else {
+                continue;
             };
-            let record = Record::new(&board, score, result_white);
+            let label = label.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+            let record = Record::new(&board, label, result_white);
             if held_out {
                 split.held_out.push(record);
                 let classical = crate::eval::evaluate(&board);
@@ -294,6 +336,21 @@ fn clamp_cp(cp: i32) -> i16 {
 mod tests {
     use super::*;
     use cozy_chess::Square;
+
+    #[test]
+    fn a_smoothed_score_is_the_mean_up_to_the_first_decisive_score() {
+        let scores = [Some(10), Some(20), Some(60), None, Some(500)];
+        assert_eq!(smoothed_score(&scores, 0), Some(10));
+        assert_eq!(smoothed_score(&scores, 1), Some(15));
+        assert_eq!(smoothed_score(&scores, 2), Some(30));
+        // The mate score at the fourth ply ends the window.
+        assert_eq!(smoothed_score(&scores, 4), Some(30));
+        // Near the end of the game the window is shorter.
+        assert_eq!(smoothed_score(&scores[2..3], 5), Some(60));
+        assert_eq!(smoothed_score(&[Some(-7), Some(-8)], 3), Some(-8));
+        assert_eq!(smoothed_score(&[None, Some(3)], 2), None);
+        assert_eq!(smoothed_score(&[], 2), None);
+    }
 
     #[test]
     fn mirror_is_the_black_view() {

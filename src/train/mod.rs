@@ -6,6 +6,7 @@
 //!              [--hidden 128] [--epochs 10]
 //!              [--lr 0.001] [--wdl 0.0] [--holdout 0.05] [--threads all] [--seed 1]
 //!              [--batch 16384] [--buckets 1] [--init CHECKPOINT|NET [--anchor 0]] [--mirror]
+//!              [--lookahead 0]
 //! cutoff train --data FILE|DIR [...] --measure CHECKPOINT|NET [--measure ...]
 //! ```
 //!
@@ -61,7 +62,7 @@ use crate::nnue::file::{NetFileError, NetworkParams, BUCKET_COUNTS, HIDDEN_RANGE
 use crate::rng::SplitMix64;
 use crate::viri::ViriError;
 
-pub use data::{load_bytes, LoadStats, Record, Scores, Split};
+pub use data::{load_bytes, load_bytes_with, LoadStats, Record, Scores, Split};
 pub use export::{dequantise, export_bytes, quantise};
 pub use model::Network;
 
@@ -170,6 +171,9 @@ pub struct Command {
     /// `--mirror`: add the left-right mirror of every training position without castling
     /// rights (the held-out positions stay as played).
     pub mirror: bool,
+    /// `--lookahead`: label each training position with the mean of its search score and
+    /// those of up to this many plies after it (`data::smoothed_score`); 0 = its own.
+    pub lookahead: usize,
 }
 
 /// What `cutoff train` does with the data.
@@ -261,6 +265,10 @@ pub struct Args {
     /// so that training further forgets less of what the start knew.
     #[arg(long, default_value_t = 0.0, requires = "init")]
     anchor: f32,
+    /// Label each training position with the mean of its search score and those of up to
+    /// this many plies after it in its game (the held-out positions keep their own).
+    #[arg(long, default_value_t = 0)]
+    lookahead: usize,
 }
 
 fn default_threads() -> usize {
@@ -373,6 +381,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         config,
         init,
         mirror: args.mirror,
+        lookahead: args.lookahead,
     })
 }
 
@@ -450,7 +459,12 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
     };
     let config = &command.config;
     let started = Instant::now();
-    let mut split = load_files(&command.data, command.holdout, config.threads)?;
+    let mut split = load_files(
+        &command.data,
+        command.holdout,
+        command.lookahead,
+        config.threads,
+    )?;
     eprintln!(
         "loaded {} files in {:.1}s: {}",
         command.data.len(),
@@ -543,7 +557,8 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
 /// on the same positions, one line each.
 pub fn measure(command: &Command, nets: &[(String, Network)]) -> Result<Vec<String>, TrainError> {
     let config = &command.config;
-    let split = load_files(&command.data, command.holdout, config.threads)?;
+    // Only held-out positions are measured, and they keep their own scores.
+    let split = load_files(&command.data, command.holdout, 0, config.threads)?;
     let positions = &split.held_out;
     if positions.is_empty() {
         return Err(TrainError::NoData);
@@ -638,11 +653,12 @@ pub fn reference_loss<S: Copy + Into<f64>>(
 pub fn load_files(
     files: &[(PathBuf, Scores)],
     holdout: f64,
+    lookahead: usize,
     threads: usize,
 ) -> Result<Split, TrainError> {
     let load = |(path, scores): &(PathBuf, Scores)| -> Result<Split, TrainError> {
         let bytes = read_regular_file(path)?;
-        load_bytes(&bytes, holdout, *scores).map_err(|error| TrainError::Data {
+        load_bytes_with(&bytes, holdout, *scores, lookahead).map_err(|error| TrainError::Data {
             path: path.display().to_string(),
             error,
         })

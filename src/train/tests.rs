@@ -433,7 +433,7 @@ fn devices_are_refused_as_data_and_as_a_start() {
         return;
     }
     // Read whole, /dev/zero would never end; it is refused at once instead.
-    let error = super::load_files(&[(zero.to_path_buf(), Scores::Raw)], 0.05, 1).unwrap_err();
+    let error = super::load_files(&[(zero.to_path_buf(), Scores::Raw)], 0.05, 0, 1).unwrap_err();
     assert!(error.to_string().contains("not a regular file"), "{error}");
     let args = words("--data /dev/zero --out unused.nnue --init /dev/zero");
     let error = super::parse_args(&args).unwrap_err();
@@ -474,6 +474,54 @@ fn scaled_data_has_the_material_scale_divided_out() {
         grown += usize::from(s.score != r.score);
     }
     assert!(2 * grown > expected.len(), "{grown} of {}", expected.len());
+}
+
+#[test]
+fn lookahead_labels_are_the_mean_of_the_next_plies_scores() {
+    let (bytes, _) = random_games(20, 7);
+    let own = load_bytes(&bytes, 0.0, Scores::Raw).unwrap();
+    let smoothed = super::load_bytes_with(&bytes, 0.0, Scores::Raw, 2).unwrap();
+    let mut expected = Vec::new();
+    let mut reader = crate::viri::GameReader::new(&bytes);
+    while let Some(game) = reader.next_game().unwrap() {
+        let scores: Vec<i32> = game.positions().map(|(_, _, s)| i32::from(s)).collect();
+        for (ply, (board, mv, score)) in game.positions().enumerate() {
+            if super::data::keep(&board, mv, score, ply) {
+                let window = &scores[ply..(ply + 3).min(scores.len())];
+                let mean = f64::from(window.iter().sum::<i32>()) / window.len() as f64;
+                let white = mean.round() as i32;
+                let us = board.side_to_move();
+                expected.push(if us == Color::White { white } else { -white });
+            }
+        }
+    }
+    assert!(expected.len() > 100);
+    let labels: Vec<i32> = smoothed.train.iter().map(|r| i32::from(r.score)).collect();
+    assert_eq!(labels, expected);
+    // The same positions; only the labels moved, and many of them did.
+    assert_eq!(own.train.len(), smoothed.train.len());
+    let mut moved = 0;
+    for (o, s) in own.train.iter().zip(&smoothed.train) {
+        let mut same_score = *s;
+        same_score.score = o.score;
+        assert_eq!(same_score, *o);
+        moved += usize::from(s.score != o.score);
+    }
+    assert!(10 * moved > expected.len(), "{moved} of {}", expected.len());
+    // Held-out positions keep their own scores.
+    let held_own = load_bytes(&bytes, 1.0, Scores::Raw).unwrap();
+    let held_smoothed = super::load_bytes_with(&bytes, 1.0, Scores::Raw, 2).unwrap();
+    assert!(held_own.held_out.len() > 100);
+    assert_eq!(held_own.held_out, held_smoothed.held_out);
+}
+
+#[test]
+fn lookahead_is_read_from_its_flag() {
+    let command = super::parse_args(&words("--data a.viri --out n.nnue --lookahead 3")).unwrap();
+    assert_eq!(command.lookahead, 3);
+    let command = super::parse_args(&words("--data a.viri --out n.nnue")).unwrap();
+    assert_eq!(command.lookahead, 0);
+    assert!(super::parse_args(&words("--data a.viri --out n.nnue --lookahead -1")).is_err());
 }
 
 #[test]
