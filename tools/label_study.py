@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""How good are a data set's labels? Compares, on a sample of a viriformat file's kept
+positions (the trainer's filter), the recorded search scores and the binary's static
+evaluation with fresh searches of the same positions at fixed node counts, the deepest
+taken as the truth (docs/NNUE.md, thirty-second session).
+
+    tools/label_study.py BINARY FILE.viri EVERY NODES [NODES ...]
+
+Every EVERY-th kept position is used; NODES are `analyze --nodes` budgets, the last one
+the reference. Distances are the mean squared difference of sigmoid(cp / 400), the
+trainer's loss, from the side to move's view. Needs python-chess; writes its work files
+to a temporary directory."""
+import json
+import math
+import struct
+import subprocess
+import sys
+import tempfile
+
+import chess
+
+MATE_BOUND = 20000  # recorded scores at or beyond this are mates or tablebase wins
+
+
+def read_games(data):
+    """Yields (board before the move, move, White-view score, ply) of every ply."""
+    pos = 0
+    while pos < len(data):
+        board = packed_board(data[pos:pos + 32])
+        pos += 32
+        ply = 0
+        while True:
+            code, score = struct.unpack_from("<Hh", data, pos)
+            pos += 4
+            if code == 0 and score == 0:
+                break
+            frm, to, promo, kind = code & 63, (code >> 6) & 63, (code >> 12) & 3, code >> 14
+            promotion = [chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN][promo] if kind == 3 else None
+            move = chess.Move(frm, to, promotion=promotion)
+            yield board.copy(), move, score, ply
+            board.push(move)
+            ply += 1
+
+
+def packed_board(b):
+    """A marlinformat PackedBoard (the layout issue 19 describes) as a python-chess board."""
+    occupancy, = struct.unpack_from("<Q", b, 0)
+    stm_ep, halfmove, fullmove = struct.unpack_from("<BBH", b, 24)
+    board = chess.Board(None, chess960=True)
+    rooks = 0
+    i = 0
+    for square in range(64):
+        if occupancy >> square & 1:
+            code = (b[8 + i // 2] >> (i % 2 * 4)) & 15
+            i += 1
+            kind = code & 7
+            if kind == 6:  # a rook that may still castle
+                rooks |= chess.BB_SQUARES[square]
+                kind = 3
+            board.set_piece_at(square, chess.Piece(kind + 1, not code >> 3))
+    board.turn = not stm_ep >> 7
+    board.ep_square = None if stm_ep & 127 == 64 else stm_ep & 127
+    board.castling_rights = rooks
+    board.halfmove_clock, board.fullmove_number = halfmove, max(fullmove, 1)
+    return board
+
+
+def kept(board, move, score, ply):
+    """The trainer's filter (src/train/data.rs, `keep`)."""
+    return (ply >= 8 and not board.is_check() and move.promotion is None
+            and not board.is_capture(move) and abs(score) < MATE_BOUND)
+
+
+def sigmoid(cp):
+    return 1 / (1 + math.exp(-cp / 400))
+
+
+def main():
+    binary, path, every, budgets = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+    samples = []
+    for n, (board, move, score, ply) in enumerate(
+            p for p in read_games(open(path, "rb").read()) if kept(*p)):
+        if n % every == 0:
+            us = 1 if board.turn == chess.WHITE else -1
+            samples.append((board.fen(), us * score, us))
+    work = tempfile.mkdtemp()
+    epd = f"{work}/sample.epd"
+    with open(epd, "w") as f:
+        for i, (fen, _, _) in enumerate(samples):
+            f.write(f'{" ".join(fen.split()[:4])} id "{i}";\n')
+    script = "".join(f"position fen {fen}\neval\n" for fen, _, _ in samples) + "quit\n"
+    out = subprocess.run([binary], input=script, capture_output=True, text=True).stdout
+    finals = [int(line.split()[2]) for line in out.splitlines() if line.startswith("Final evaluation")]
+    sources = {"recorded label": [s for _, s, _ in samples],
+               "static evaluation": [cp * us for cp, (_, _, us) in zip(finals, samples)]}
+    for nodes in budgets:
+        scores = [None] * len(samples)
+        run = subprocess.run([binary, "analyze", "--nodes", nodes, epd], capture_output=True, text=True)
+        for line in run.stdout.splitlines():
+            j = json.loads(line)
+            if "id" in j and "cp" in j.get("score", {}):
+                scores[int(j["id"])] = j["score"]["cp"]
+        sources[f"search of {nodes} nodes"] = scores
+    truth = sources[f"search of {budgets[-1]} nodes"]
+    ids = [i for i in range(len(samples))
+           if truth[i] is not None and abs(truth[i]) < 3000 and all(s[i] is not None for s in sources.values())]
+    print(f"{len(ids)} positions of {path}; reference: the search of {budgets[-1]} nodes")
+    for name, scores in sources.items():
+        mse = sum((sigmoid(scores[i]) - sigmoid(truth[i])) ** 2 for i in ids) / len(ids)
+        print(f"{name:24s} {mse:.6f}")
+    label, static = sources["recorded label"], sources["static evaluation"]
+    mse = sum((sigmoid(label[i]) - sigmoid(static[i])) ** 2 for i in ids) / len(ids)
+    print(f"static evaluation to the recorded label: {mse:.6f}")
+
+
+main()
