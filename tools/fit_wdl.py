@@ -30,7 +30,7 @@ import sys
 import numpy as np
 from scipy.optimize import minimize
 
-from viri_games import games
+from viri_games import decode_move, games, start_board
 
 VALUES = {"p": 1, "n": 3, "b": 3, "r": 5, "q": 9}
 
@@ -46,35 +46,11 @@ DECISIVE = 32_000 - 128 - 1 - 128
 
 def viri_positions(path):
     """(score, material, result) of each kept position of a viriformat file, White's view."""
-    import struct
-
-    import chess
-
     for start, wdl, plies in games(path):
-        occ, = struct.unpack_from("<Q", start, 0)
-        nibbles = start[8:24]
-        stm_ep, half, full = struct.unpack_from("<BBH", start, 24)
-        board = chess.Board(None, chess960=True)
-        rooks, i = [], 0
-        for square in range(64):
-            if not occ >> square & 1:
-                continue
-            code = (nibbles[i // 2] >> ((i % 2) * 4)) & 0xF
-            i += 1
-            kind = code & 7
-            if kind == 6:
-                rooks.append(square)
-                kind = 3
-            board.set_piece_at(square, chess.Piece(kind + 1, not code >> 3))
-        board.turn = not stm_ep >> 7
-        board.ep_square = None if stm_ep & 0x7F == 64 else stm_ep & 0x7F
-        board.castling_rights = sum(chess.BB_SQUARES[s] for s in rooks)
-        board.halfmove_clock, board.fullmove_number = half, max(full, 1)
+        board = start_board(start)
         result = wdl / 2.0
         for code, score in plies:
-            frm, to = code & 63, (code >> 6) & 63
-            promotion = [chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN][(code >> 12) & 3]
-            move = chess.Move(frm, to, promotion if code >> 14 == 3 else None)
+            move = decode_move(code)
             quiet = not board.is_check() and not move.promotion and (
                 board.is_castling(move) or not board.is_capture(move))
             if quiet and abs(score) < DECISIVE:

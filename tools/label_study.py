@@ -12,63 +12,32 @@ trainer's loss, from the side to move's view. Needs python-chess; writes its wor
 to a temporary directory."""
 import json
 import math
-import struct
 import subprocess
 import sys
 import tempfile
 
 import chess
 
-MATE_BOUND = 20000  # recorded scores at or beyond this are mates or tablebase wins
+from viri_games import decode_move, games, start_board
+
+# Scores at or beyond this are mates or tablebase results (src/search/score.rs).
+DECISIVE = 32_000 - 128 - 1 - 128
 
 
-def read_games(data):
-    """Yields (board before the move, move, White-view score, ply) of every ply."""
-    pos = 0
-    while pos < len(data):
-        board = packed_board(data[pos:pos + 32])
-        pos += 32
-        ply = 0
-        while True:
-            code, score = struct.unpack_from("<Hh", data, pos)
-            pos += 4
-            if code == 0 and score == 0:
-                break
-            frm, to, promo, kind = code & 63, (code >> 6) & 63, (code >> 12) & 3, code >> 14
-            promotion = [chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN][promo] if kind == 3 else None
-            move = chess.Move(frm, to, promotion=promotion)
+def positions(path):
+    """(board before the move, move, White-view score, ply) of every ply of a file."""
+    for start, _, plies in games(path):
+        board = start_board(start)
+        for ply, (code, score) in enumerate(plies):
+            move = decode_move(code)
             yield board.copy(), move, score, ply
             board.push(move)
-            ply += 1
-
-
-def packed_board(b):
-    """A marlinformat PackedBoard (the layout issue 19 describes) as a python-chess board."""
-    occupancy, = struct.unpack_from("<Q", b, 0)
-    stm_ep, halfmove, fullmove = struct.unpack_from("<BBH", b, 24)
-    board = chess.Board(None, chess960=True)
-    rooks = 0
-    i = 0
-    for square in range(64):
-        if occupancy >> square & 1:
-            code = (b[8 + i // 2] >> (i % 2 * 4)) & 15
-            i += 1
-            kind = code & 7
-            if kind == 6:  # a rook that may still castle
-                rooks |= chess.BB_SQUARES[square]
-                kind = 3
-            board.set_piece_at(square, chess.Piece(kind + 1, not code >> 3))
-    board.turn = not stm_ep >> 7
-    board.ep_square = None if stm_ep & 127 == 64 else stm_ep & 127
-    board.castling_rights = rooks
-    board.halfmove_clock, board.fullmove_number = halfmove, max(fullmove, 1)
-    return board
 
 
 def kept(board, move, score, ply):
     """The trainer's filter (src/train/data.rs, `keep`)."""
     return (ply >= 8 and not board.is_check() and move.promotion is None
-            and not board.is_capture(move) and abs(score) < MATE_BOUND)
+            and not board.is_capture(move) and abs(score) < DECISIVE)
 
 
 def sigmoid(cp):
@@ -79,7 +48,7 @@ def main():
     binary, path, every, budgets = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
     samples = []
     for n, (board, move, score, ply) in enumerate(
-            p for p in read_games(open(path, "rb").read()) if kept(*p)):
+            p for p in positions(path) if kept(*p)):
         if n % every == 0:
             us = 1 if board.turn == chess.WHITE else -1
             samples.append((board.fen(), us * score, us))
