@@ -444,34 +444,54 @@ fn devices_are_refused_as_data_and_as_a_start() {
     );
 }
 
-#[test]
-fn scaled_data_has_the_material_scale_divided_out() {
-    let (bytes, _) = random_games(20, 6);
-    let raw = load_bytes(&bytes, 0.0, Scores::Raw).unwrap();
-    let scaled = load_bytes(&bytes, 0.0, Scores::MaterialScaled).unwrap();
+/// The label of every kept position of `bytes`, in order, from the side to move's view:
+/// `white_label(scores, ply, board)` gives it from White's, `scores` being the recorded
+/// scores of the position's whole game.
+fn expected_labels(bytes: &[u8], white_label: impl Fn(&[i16], usize, &Board) -> i32) -> Vec<i32> {
     let mut expected = Vec::new();
-    let mut reader = crate::viri::GameReader::new(&bytes);
+    let mut reader = crate::viri::GameReader::new(bytes);
     while let Some(game) = reader.next_game().unwrap() {
+        let scores: Vec<i16> = game.positions().map(|(_, _, score)| score).collect();
         for (ply, (board, mv, score)) in game.positions().enumerate() {
             if super::data::keep(&board, mv, score, ply) {
-                let white = crate::nnue::material::unscale_by_material(score.into(), &board);
+                let white = white_label(&scores, ply, &board);
                 let us = board.side_to_move();
                 expected.push(if us == Color::White { white } else { -white });
             }
         }
     }
+    expected
+}
+
+/// Asserts that `after` holds the records of `before` but for their scores, and returns how
+/// many scores differ.
+fn relabelled(before: &[Record], after: &[Record]) -> usize {
+    assert_eq!(before.len(), after.len());
+    let mut changed = 0;
+    for (b, a) in before.iter().zip(after) {
+        let mut same_score = *a;
+        same_score.score = b.score;
+        assert_eq!(same_score, *b);
+        changed += usize::from(a.score != b.score);
+    }
+    changed
+}
+
+#[test]
+fn scaled_data_has_the_material_scale_divided_out() {
+    let (bytes, _) = random_games(20, 6);
+    let raw = load_bytes(&bytes, 0.0, Scores::Raw).unwrap();
+    let scaled = load_bytes(&bytes, 0.0, Scores::MaterialScaled).unwrap();
+    let expected = expected_labels(&bytes, |scores, ply, board| {
+        crate::nnue::material::unscale_by_material(scores[ply].into(), board)
+    });
     assert!(expected.len() > 100);
     let unscaled: Vec<i32> = scaled.train.iter().map(|r| i32::from(r.score)).collect();
     assert_eq!(unscaled, expected);
     // The same positions, each score as large or larger, and most of them larger.
-    assert_eq!(raw.train.len(), scaled.train.len());
-    let mut grown = 0;
+    let grown = relabelled(&raw.train, &scaled.train);
     for (r, s) in raw.train.iter().zip(&scaled.train) {
-        let mut same_score = *s;
-        same_score.score = r.score;
-        assert_eq!(same_score, *r);
         assert!(i32::from(s.score).abs() >= i32::from(r.score).abs());
-        grown += usize::from(s.score != r.score);
     }
     assert!(2 * grown > expected.len(), "{grown} of {}", expected.len());
 }
@@ -481,32 +501,16 @@ fn lookahead_labels_are_the_mean_of_the_next_plies_scores() {
     let (bytes, _) = random_games(20, 7);
     let own = load_bytes(&bytes, 0.0, Scores::Raw).unwrap();
     let smoothed = super::load_bytes_with(&bytes, 0.0, Scores::Raw, 2).unwrap();
-    let mut expected = Vec::new();
-    let mut reader = crate::viri::GameReader::new(&bytes);
-    while let Some(game) = reader.next_game().unwrap() {
-        let scores: Vec<i32> = game.positions().map(|(_, _, s)| i32::from(s)).collect();
-        for (ply, (board, mv, score)) in game.positions().enumerate() {
-            if super::data::keep(&board, mv, score, ply) {
-                let window = &scores[ply..(ply + 3).min(scores.len())];
-                let mean = f64::from(window.iter().sum::<i32>()) / window.len() as f64;
-                let white = mean.round() as i32;
-                let us = board.side_to_move();
-                expected.push(if us == Color::White { white } else { -white });
-            }
-        }
-    }
+    let expected = expected_labels(&bytes, |scores, ply, _| {
+        let window = &scores[ply..(ply + 3).min(scores.len())];
+        let sum: i32 = window.iter().map(|&s| i32::from(s)).sum();
+        (f64::from(sum) / window.len() as f64).round() as i32
+    });
     assert!(expected.len() > 100);
     let labels: Vec<i32> = smoothed.train.iter().map(|r| i32::from(r.score)).collect();
     assert_eq!(labels, expected);
     // The same positions; only the labels moved, and many of them did.
-    assert_eq!(own.train.len(), smoothed.train.len());
-    let mut moved = 0;
-    for (o, s) in own.train.iter().zip(&smoothed.train) {
-        let mut same_score = *s;
-        same_score.score = o.score;
-        assert_eq!(same_score, *o);
-        moved += usize::from(s.score != o.score);
-    }
+    let moved = relabelled(&own.train, &smoothed.train);
     assert!(10 * moved > expected.len(), "{moved} of {}", expected.len());
     // Held-out positions keep their own scores.
     let held_own = load_bytes(&bytes, 1.0, Scores::Raw).unwrap();
