@@ -8,8 +8,9 @@ taken as the truth (docs/NNUE.md, thirty-second session).
 
 Every EVERY-th kept position is used; NODES are `analyze --nodes` budgets, the last one
 the reference. Distances are the mean squared difference of sigmoid(cp / 400), the
-trainer's loss, from the side to move's view. Needs python-chess; writes its work files
-to a temporary directory."""
+trainer's loss, from the side to move's view. Standard chess only (the searches read
+the positions as EPD, without the fifty-move counter). Needs python-chess; writes its work
+files to a temporary directory."""
 import json
 import math
 import subprocess
@@ -52,14 +53,16 @@ def main():
         if n % every == 0:
             us = 1 if board.turn == chess.WHITE else -1
             samples.append((board.fen(), us * score, us))
-    work = tempfile.mkdtemp()
-    epd = f"{work}/sample.epd"
+    work = tempfile.TemporaryDirectory()
+    epd = f"{work.name}/sample.epd"
     with open(epd, "w") as f:
         for i, (fen, _, _) in enumerate(samples):
             f.write(f'{" ".join(fen.split()[:4])} id "{i}";\n')
     script = "".join(f"position fen {fen}\neval\n" for fen, _, _ in samples) + "quit\n"
     out = subprocess.run([binary], input=script, capture_output=True, text=True).stdout
     finals = [int(line.split()[2]) for line in out.splitlines() if line.startswith("Final evaluation")]
+    if len(finals) != len(samples):
+        sys.exit(f"{binary} evaluated {len(finals)} of {len(samples)} positions")
     sources = {"recorded label": [s for _, s, _ in samples],
                "static evaluation": [cp * us for cp, (_, _, us) in zip(finals, samples)]}
     for nodes in budgets:
@@ -73,6 +76,8 @@ def main():
     truth = sources[f"search of {budgets[-1]} nodes"]
     ids = [i for i in range(len(samples))
            if truth[i] is not None and abs(truth[i]) < 3000 and all(s[i] is not None for s in sources.values())]
+    if not ids:
+        sys.exit("no position has a score from every source")
     print(f"{len(ids)} positions of {path}; reference: the search of {budgets[-1]} nodes")
     for name, scores in sources.items():
         mse = sum((sigmoid(scores[i]) - sigmoid(truth[i])) ** 2 for i in ids) / len(ids)

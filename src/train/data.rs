@@ -256,7 +256,7 @@ pub fn load_bytes(bytes: &[u8], holdout: f64, scores: Scores) -> Result<Split, V
 pub fn smoothed_score(white_scores: &[Option<i32>], lookahead: usize) -> Option<i32> {
     let window: Vec<i32> = white_scores
         .iter()
-        .take(lookahead + 1)
+        .take(lookahead.saturating_add(1))
         .map_while(|score| *score)
         .collect();
     let count = i32::try_from(window.len()).ok().filter(|&n| n > 0)?;

@@ -27,7 +27,10 @@
 //! or from a network file's weights divided back to floats, instead of random weights (its
 //! hidden size is used); `--anchor X` then also pulls every weight back towards its
 //! starting value by `lr · X` of the distance each step (a weight decay towards the start
-//! rather than towards zero), so that a net trained further forgets less. Progress goes
+//! rather than towards zero), so that a net trained further forgets less. `--lookahead K`
+//! labels each training position with the mean of its own search score and those of up
+//! to K plies after it in its game (`data::smoothed_score`; the held-out positions keep
+//! their own, so losses stay comparable; it lost strength, docs/NNUE.md). Progress goes
 //! to stderr, with the held-out losses of the best constant prediction, the hand-crafted
 //! evaluation and the built-in network as baselines (a net trained further can fit them
 //! better than the built-in network and still lose to it; its loss on older sets' held-out

@@ -445,16 +445,16 @@ fn devices_are_refused_as_data_and_as_a_start() {
 }
 
 /// The label of every kept position of `bytes`, in order, from the side to move's view:
-/// `white_label(scores, ply, board)` gives it from White's, `scores` being the recorded
-/// scores of the position's whole game.
-fn expected_labels(bytes: &[u8], white_label: impl Fn(&[i16], usize, &Board) -> i32) -> Vec<i32> {
+/// `white_label(plies, ply)` gives it from White's, `plies` being the boards and recorded
+/// scores of the position's whole game and `ply` the position's index there.
+fn expected_labels(bytes: &[u8], white_label: impl Fn(&[(Board, i16)], usize) -> i32) -> Vec<i32> {
     let mut expected = Vec::new();
     let mut reader = crate::viri::GameReader::new(bytes);
     while let Some(game) = reader.next_game().unwrap() {
-        let scores: Vec<i16> = game.positions().map(|(_, _, score)| score).collect();
+        let plies: Vec<(Board, i16)> = game.positions().map(|(b, _, score)| (b, score)).collect();
         for (ply, (board, mv, score)) in game.positions().enumerate() {
             if super::data::keep(&board, mv, score, ply) {
-                let white = white_label(&scores, ply, &board);
+                let white = white_label(&plies, ply);
                 let us = board.side_to_move();
                 expected.push(if us == Color::White { white } else { -white });
             }
@@ -482,8 +482,9 @@ fn scaled_data_has_the_material_scale_divided_out() {
     let (bytes, _) = random_games(20, 6);
     let raw = load_bytes(&bytes, 0.0, Scores::Raw).unwrap();
     let scaled = load_bytes(&bytes, 0.0, Scores::MaterialScaled).unwrap();
-    let expected = expected_labels(&bytes, |scores, ply, board| {
-        crate::nnue::material::unscale_by_material(scores[ply].into(), board)
+    let expected = expected_labels(&bytes, |plies, ply| {
+        let (board, score) = &plies[ply];
+        crate::nnue::material::unscale_by_material((*score).into(), board)
     });
     assert!(expected.len() > 100);
     let unscaled: Vec<i32> = scaled.train.iter().map(|r| i32::from(r.score)).collect();
@@ -501,9 +502,9 @@ fn lookahead_labels_are_the_mean_of_the_next_plies_scores() {
     let (bytes, _) = random_games(20, 7);
     let own = load_bytes(&bytes, 0.0, Scores::Raw).unwrap();
     let smoothed = super::load_bytes_with(&bytes, 0.0, Scores::Raw, 2).unwrap();
-    let expected = expected_labels(&bytes, |scores, ply, _| {
-        let window = &scores[ply..(ply + 3).min(scores.len())];
-        let sum: i32 = window.iter().map(|&s| i32::from(s)).sum();
+    let expected = expected_labels(&bytes, |plies, ply| {
+        let window = &plies[ply..(ply + 3).min(plies.len())];
+        let sum: i32 = window.iter().map(|(_, s)| i32::from(*s)).sum();
         (f64::from(sum) / window.len() as f64).round() as i32
     });
     assert!(expected.len() > 100);
@@ -517,6 +518,39 @@ fn lookahead_labels_are_the_mean_of_the_next_plies_scores() {
     let held_smoothed = super::load_bytes_with(&bytes, 1.0, Scores::Raw, 2).unwrap();
     assert!(held_own.held_out.len() > 100);
     assert_eq!(held_own.held_out, held_smoothed.held_out);
+}
+
+#[test]
+fn lookahead_unscales_each_ply_by_its_own_board_and_stops_at_a_mate_score() {
+    // Random games with a mate score every seventh ply.
+    let (bytes, _) = random_games(20, 8);
+    let mate = i16::try_from(crate::search::score::MATE - 5).unwrap();
+    let mut marked = Vec::new();
+    for mut game in crate::viri::read_games(&bytes).unwrap() {
+        for (i, ply) in game.plies.iter_mut().enumerate() {
+            if i % 7 == 6 {
+                ply.1 = if i % 2 == 0 { mate } else { -mate };
+            }
+        }
+        game.write_to(&mut marked);
+    }
+    let lookahead = 4;
+    let split = super::load_bytes_with(&marked, 0.0, Scores::MaterialScaled, lookahead).unwrap();
+    let expected = expected_labels(&marked, |plies, ply| {
+        let window: Vec<i32> = plies[ply..]
+            .iter()
+            .take(lookahead + 1)
+            .take_while(|(_, score)| i32::from(score.unsigned_abs()) < i32::from(mate))
+            .map(|(board, score)| {
+                crate::nnue::material::unscale_by_material((*score).into(), board)
+            })
+            .collect();
+        let sum: i32 = window.iter().sum();
+        (f64::from(sum) / window.len() as f64).round() as i32
+    });
+    assert!(expected.len() > 100);
+    let labels: Vec<i32> = split.train.iter().map(|r| i32::from(r.score)).collect();
+    assert_eq!(labels, expected);
 }
 
 #[test]
