@@ -254,14 +254,14 @@ pub fn load_bytes(bytes: &[u8], holdout: f64, scores: Scores) -> Result<Split, V
 /// raw White-view score of each ply from the kept one on, `None` for a mate or tablebase
 /// score, where the mean stops (the kept position's own is never `None`).
 pub fn smoothed_score(white_scores: &[Option<i32>], lookahead: usize) -> Option<i32> {
-    let window: Vec<i32> = white_scores
+    let (sum, count) = white_scores
         .iter()
         .take(lookahead.saturating_add(1))
         .map_while(|score| *score)
-        .collect();
-    let count = i32::try_from(window.len()).ok().filter(|&n| n > 0)?;
-    let sum: i32 = window.iter().sum();
-    Some((f64::from(sum) / f64::from(count)).round() as i32)
+        .fold((0.0, 0.0), |(sum, count), score| {
+            (sum + f64::from(score), count + 1.0)
+        });
+    (count > 0.0).then(|| (sum / count).round() as i32)
 }
 
 /// [`load_bytes`], with the training positions (not the held-out ones, which keep their own

@@ -65,7 +65,7 @@ use crate::nnue::file::{NetFileError, NetworkParams, BUCKET_COUNTS, HIDDEN_RANGE
 use crate::rng::SplitMix64;
 use crate::viri::ViriError;
 
-pub use data::{load_bytes, load_bytes_with, LoadStats, Record, Scores, Split};
+pub use data::{load_bytes, LoadStats, Record, Scores, Split};
 pub use export::{dequantise, export_bytes, quantise};
 pub use model::Network;
 
@@ -661,9 +661,11 @@ pub fn load_files(
 ) -> Result<Split, TrainError> {
     let load = |(path, scores): &(PathBuf, Scores)| -> Result<Split, TrainError> {
         let bytes = read_regular_file(path)?;
-        load_bytes_with(&bytes, holdout, *scores, lookahead).map_err(|error| TrainError::Data {
-            path: path.display().to_string(),
-            error,
+        data::load_bytes_with(&bytes, holdout, *scores, lookahead).map_err(|error| {
+            TrainError::Data {
+                path: path.display().to_string(),
+                error,
+            }
         })
     };
     // Each thread loads a contiguous share of the files; the parts come back in file

@@ -501,7 +501,7 @@ fn scaled_data_has_the_material_scale_divided_out() {
 fn lookahead_labels_are_the_mean_of_the_next_plies_scores() {
     let (bytes, _) = random_games(20, 7);
     let own = load_bytes(&bytes, 0.0, Scores::Raw).unwrap();
-    let smoothed = super::load_bytes_with(&bytes, 0.0, Scores::Raw, 2).unwrap();
+    let smoothed = super::data::load_bytes_with(&bytes, 0.0, Scores::Raw, 2).unwrap();
     let expected = expected_labels(&bytes, |plies, ply| {
         let window = &plies[ply..(ply + 3).min(plies.len())];
         let sum: i32 = window.iter().map(|(_, s)| i32::from(*s)).sum();
@@ -515,7 +515,7 @@ fn lookahead_labels_are_the_mean_of_the_next_plies_scores() {
     assert!(10 * moved > expected.len(), "{moved} of {}", expected.len());
     // Held-out positions keep their own scores.
     let held_own = load_bytes(&bytes, 1.0, Scores::Raw).unwrap();
-    let held_smoothed = super::load_bytes_with(&bytes, 1.0, Scores::Raw, 2).unwrap();
+    let held_smoothed = super::data::load_bytes_with(&bytes, 1.0, Scores::Raw, 2).unwrap();
     assert!(held_own.held_out.len() > 100);
     assert_eq!(held_own.held_out, held_smoothed.held_out);
 }
@@ -535,7 +535,8 @@ fn lookahead_unscales_each_ply_by_its_own_board_and_stops_at_a_mate_score() {
         game.write_to(&mut marked);
     }
     let lookahead = 4;
-    let split = super::load_bytes_with(&marked, 0.0, Scores::MaterialScaled, lookahead).unwrap();
+    let split =
+        super::data::load_bytes_with(&marked, 0.0, Scores::MaterialScaled, lookahead).unwrap();
     let expected = expected_labels(&marked, |plies, ply| {
         let window: Vec<i32> = plies[ply..]
             .iter()
