@@ -1802,9 +1802,12 @@ fn short_searches_show_no_bound_lines() {
 fn the_last_line_shown_begins_with_the_move_played() {
     const QUEEN_TRAP: &str = "rnb3kr/ppp2ppp/1b6/3q4/3pN3/Q4N2/PPP2KPP/R1B1R3 w - - 0 1";
     let cases = [
-        // Stopped (at exactly these node counts) in depths 6 and 7 with a new first move,
-        // with the search of Bench 5195020 (the limits below no longer reach that case; the
-        // test counts how many do, below).
+        // Stopped at exactly these node counts in a depth with a new first move (e4g5, then
+        // a3e7) with the built-in f8-e48 (Bench 5566313).
+        (QUEEN_TRAP, 1500),
+        (QUEEN_TRAP, 4100),
+        // Chosen the same way for earlier nets and searches (Bench 5195020 and before);
+        // they no longer reach that case, and the test counts how many do, below.
         (QUEEN_TRAP, 2700),
         (QUEEN_TRAP, 4700),
         (QUEEN_TRAP, 9700),
