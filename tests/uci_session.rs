@@ -1794,42 +1794,31 @@ fn short_searches_show_no_bound_lines() {
 /// The last line a search shows begins with the move it plays, also when the search was
 /// stopped in a depth that had just found a better first move (fastchess warns "Bestmove
 /// does not match beginning of last PV" otherwise, and a GUI shows a line that is not
-/// played). These searches, from Win At Chess positions, were chosen to be stopped by
-/// their node limit in such a depth (with the build before the fix each ended on a line
-/// that began with another move); since a search change moves the stops, the test also
-/// checks that at least one of them still is.
+/// played). Win At Chess positions, each searched at a sweep of node limits: with the
+/// build before the fix some of these searches ended on a line that began with another
+/// move. Since a search or network change moves the stops, the sweep (not limits picked
+/// for one build) makes sure the case keeps being reached, and the test checks that at
+/// least one search still is.
 #[test]
 fn the_last_line_shown_begins_with_the_move_played() {
     const QUEEN_TRAP: &str = "rnb3kr/ppp2ppp/1b6/3q4/3pN3/Q4N2/PPP2KPP/R1B1R3 w - - 0 1";
-    let cases = [
-        // Stopped at exactly these node counts in a depth with a new first move (e4g5, then
-        // a3e7) with the built-in f8-e48 (Bench 5566313).
-        (QUEEN_TRAP, 1500),
-        (QUEEN_TRAP, 4100),
-        // Chosen the same way for earlier nets and searches (Bench 5195020 and before);
-        // they no longer reach that case, and the test counts how many do, below.
-        (QUEEN_TRAP, 2700),
-        (QUEEN_TRAP, 4700),
-        (QUEEN_TRAP, 9700),
-        ("r1bq4/1p4kp/3p1n2/p4pB1/2pQ4/8/1P4PP/4RRK1 w - - 0 1", 9700),
-        (
-            "r3k2r/pb1q1p2/8/2p1pP2/4p1p1/B1P1Q1P1/P1P3K1/R4R2 b kq - 0 1",
-            6300,
-        ),
-        ("5r1k/6Rp/1p2p3/p2pBp2/1qnP4/4P3/Q4PPP/6K1 w - - 0 1", 4100),
-        (
-            "2rq4/1b2b1kp/p3p1p1/1p1nNp2/7P/1B2B1Q1/PP3PP1/3R2K1 w - - 0 1",
-            2500,
-        ),
-        (
-            "r1bq3r/ppp2pk1/3p1pp1/8/2BbPQ2/2NP2P1/PPP4P/R4R1K b - - 0 1",
-            6300,
-        ),
-        (
-            "rr4k1/p1pq2pp/Q1n1pn2/2bpp3/4P3/2PP1NN1/PP3PPP/R1B1K2R b KQ - 0 1",
-            9700,
-        ),
+    const POSITIONS: [&str; 7] = [
+        QUEEN_TRAP,
+        "r1bq4/1p4kp/3p1n2/p4pB1/2pQ4/8/1P4PP/4RRK1 w - - 0 1",
+        "r3k2r/pb1q1p2/8/2p1pP2/4p1p1/B1P1Q1P1/P1P3K1/R4R2 b kq - 0 1",
+        "5r1k/6Rp/1p2p3/p2pBp2/1qnP4/4P3/Q4PPP/6K1 w - - 0 1",
+        "2rq4/1b2b1kp/p3p1p1/1p1nNp2/7P/1B2B1Q1/PP3PP1/3R2K1 w - - 0 1",
+        "r1bq3r/ppp2pk1/3p1pp1/8/2BbPQ2/2NP2P1/PPP4P/R4R1K b - - 0 1",
+        "rr4k1/p1pq2pp/Q1n1pn2/2bpp3/4P3/2PP1NN1/PP3PPP/R1B1K2R b KQ - 0 1",
     ];
+    // Every 250 nodes from 1,000 to 12,000: with f8-e48 (Bench 5566313) two searches are
+    // stopped in a depth whose first move changed (QUEEN_TRAP at 1,500: e4g5, then a3e7;
+    // the second position at 1,250: g5h4, then g5f6).
+    let cases = POSITIONS.iter().flat_map(|&fen| {
+        (1000..=12_000)
+            .step_by(250)
+            .map(move |nodes: i64| (fen, nodes))
+    });
     let mut engine = EngineProcess::start();
     // How many searches were stopped (their last line counts exactly the node limit) in a
     // depth that found a new first move (it differs from the line before): the case this
@@ -1867,7 +1856,7 @@ fn the_last_line_shown_begins_with_the_move_played() {
     // Without this the test would pass untested once a search change moves the stops.
     assert!(
         exercised >= 1,
-        "no search ended on a new first move: choose new node limits"
+        "no search ended on a new first move: widen the sweep"
     );
 }
 
