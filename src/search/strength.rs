@@ -12,8 +12,8 @@
 use crate::rng::SplitMix64;
 
 /// The `UCI_Elo` range offered to GUIs: from the lowest knot to the highest, which
-/// plays a one-line search of 400,000 nodes (about Stockfish 15.1 `UCI_Elo` 2400 with the
-/// built-in networks n4 to n7a; see the knots).
+/// plays a one-line search of 280,000 nodes (about Stockfish 15.1 `UCI_Elo` 2400 with the
+/// built-in network f8-e48; see the knots).
 pub const MIN_ELO: u32 = CALIBRATION[0].elo;
 pub const MAX_ELO: u32 = CALIBRATION[CALIBRATION.len() - 1].elo;
 
@@ -34,10 +34,11 @@ struct Knot {
 /// four lines; above, it plays its best line and only the node budget grows. The two
 /// knots at 1900 mark that switch: both play at about 1900, so strength rises smoothly
 /// although the settings jump (the four-line search needs far more nodes for the same
-/// strength). The top knot is the full search with about a quarter of a second's nodes,
-/// as at 10+0.1. Every stronger network lifts the knots, the one-line ones most, so they
-/// are re-measured with each built-in net (with n7a in the twenty-sixth session, which
-/// moved the four-line knots too; with f8-e48 in the thirty-fourth, which moved 2300).
+/// strength). The top knot is the full search with somewhat fewer nodes than it spends
+/// on a move at 10+0.1. Every stronger network lifts the knots, the one-line ones most, so
+/// they are re-measured with each built-in net (with n7a in the twenty-sixth session,
+/// which moved the four-line knots too; with f8-e48 in the thirty-fourth and
+/// thirty-fifth, which moved 2200 to 2400).
 /// Stockfish's scale is a staircase: its `UCI_Elo` picks a search depth (1 + its
 /// fractional skill level), so 2200 and 2250 are both depth 10, and its lowest settings,
 /// 1350 to about 1490, all depth 1; knots are measured against the step that holds their
@@ -75,17 +76,17 @@ const CALIBRATION: [Knot; 9] = [
     },
     Knot {
         elo: 2200,
-        nodes: 100_000.0,
+        nodes: 75_000.0,
         temperature: 0.0,
     },
     Knot {
         elo: 2300,
-        nodes: 140_000.0,
+        nodes: 85_000.0,
         temperature: 0.0,
     },
     Knot {
         elo: 2400,
-        nodes: 400_000.0,
+        nodes: 280_000.0,
         temperature: 0.0,
     },
 ];
