@@ -19,7 +19,8 @@ LOG=logs/checks-$SET.txt
 mkdir -p logs
 touch "$LOG"
 while true; do
-    for chunk in $(ls "$DIR" 2>/dev/null | grep -E '^c[0-9]+\.viri$' | sort -t c -k2 -n); do
+    # Complete chunks only (not the generator's .part file), in chunk order.
+    for chunk in $(ls "$DIR" 2>/dev/null | grep -E '^c[0-9]+\.viri$' | sort -V); do
         name=${chunk%.viri}
         grep -q "^$name " "$LOG" && continue
         if out=$(nice -n 19 python3 "$SHARED/tools/viri_check.py" "$DIR/$chunk" 2>&1); then
