@@ -311,8 +311,9 @@ impl Engine {
             match loaded {
                 Ok(network) => {
                     self.out.info_string(&format!(
-                        "EvalFile {path}: network with {} hidden units",
-                        network.hidden()
+                        "EvalFile {path}: network with {} hidden units{}",
+                        network.hidden(),
+                        network.inputs().note()
                     ));
                     self.network = Some(Arc::new(network));
                 }

@@ -171,6 +171,7 @@ fn datagen_plays_with_the_network_it_is_given() {
     let params = NetworkParams {
         hidden: 16,
         buckets: 1,
+        inputs: cutoff::nnue::file::Inputs::Plain,
         feature_weights: values(INPUTS * 16, 200),
         feature_bias: values(16, 200),
         output_weights: values(32, 127),

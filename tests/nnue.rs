@@ -8,7 +8,7 @@ mod common;
 use std::time::Duration;
 
 use common::{is_error, parse_bestmove, temp_dir, EngineProcess};
-use cutoff::nnue::file::{NetworkParams, INPUTS};
+use cutoff::nnue::file::{Inputs, NetworkParams, INPUTS};
 use cutoff::rng::SplitMix64;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -16,6 +16,10 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 /// A network with random weights in the trainer's ranges and 8 output buckets, as file
 /// bytes.
 fn random_network_bytes(hidden: usize, seed: u64) -> Vec<u8> {
+    random_network_bytes_with(hidden, seed, Inputs::Plain)
+}
+
+fn random_network_bytes_with(hidden: usize, seed: u64, inputs: Inputs) -> Vec<u8> {
     let mut rng = SplitMix64::new(seed);
     let mut values = |n: usize, range: i32| -> Vec<i16> {
         (0..n)
@@ -26,6 +30,7 @@ fn random_network_bytes(hidden: usize, seed: u64) -> Vec<u8> {
     NetworkParams {
         hidden,
         buckets,
+        inputs,
         feature_weights: values(INPUTS * hidden, 200),
         feature_bias: values(hidden, 200),
         output_weights: values(buckets * 2 * hidden, 127),
@@ -85,6 +90,44 @@ fn eval_file_loads_a_network_that_eval_and_search_use() {
     assert!(engine.sync().is_empty());
     engine.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
     assert_eq!(final_evaluation(&mut engine), classical);
+}
+
+/// A net whose sides see the board mirrored when their king is on files a-d: loaded,
+/// reported, symmetric under the colour flip, and searched with (the king crosses the
+/// middle in the searched lines).
+#[test]
+fn eval_file_loads_a_king_mirrored_network() {
+    let dir = temp_dir("nnue", "mirrored");
+    let path = dir.join("mirrored.nnue");
+    std::fs::write(
+        &path,
+        random_network_bytes_with(32, 5, Inputs::KingMirrored),
+    )
+    .unwrap();
+    let mut engine = EngineProcess::start();
+    engine.send(&format!("setoption name EvalFile value {}", path.display()));
+    let answer = engine.sync();
+    if answer.len() != 1 || !answer[0].contains("king-mirrored inputs") {
+        engine.fail(&format!("expected the network's report, got {answer:?}"));
+    }
+    engine.send("position fen 2kr3r/ppp2ppp/2n5/8/8/5N2/PPP2PPP/R4RK1 w - - 0 12");
+    engine.send("eval");
+    let report = engine.sync();
+    if !report.iter().any(|l| l.contains("king-mirrored inputs")) {
+        engine.fail(&format!("eval does not show the input layout: {report:?}"));
+    }
+    let verdict = final_evaluation(&mut engine);
+    engine.send("position fen r4rk1/ppp2ppp/5n2/8/8/2N5/PPP2PPP/2KR3R b - - 0 12");
+    let flipped = final_evaluation(&mut engine);
+    let cp = |line: &str| -> i32 { line.split_whitespace().nth(2).unwrap().parse().unwrap() };
+    assert_eq!(cp(&verdict), -cp(&flipped), "{verdict} / {flipped}");
+    engine.send("position fen 8/2p5/3k4/8/8/3K4/2P5/8 w - - 0 60");
+    engine.send("go depth 8");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    assert!(
+        lines.last().and_then(|l| parse_bestmove(l)).is_some(),
+        "{lines:?}"
+    );
 }
 
 #[test]

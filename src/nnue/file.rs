@@ -6,7 +6,10 @@
 //! (clamp to [0, 1], squared), the two perspectives concatenated side to move first →
 //! one output, the evaluation in units of [`SCALE`] centipawns. The output layer may come
 //! in `B` buckets chosen by the number of pieces on the board ([`output_bucket`]), so that
-//! the middlegame and the endgame weigh the same hidden features differently.
+//! the middlegame and the endgame weigh the same hidden features differently. With
+//! [`Inputs::KingMirrored`] each perspective also sees the board mirrored left to right
+//! whenever its own king stands on files a–d ([`feature_index_in`]), so that the king is
+//! always on files e–h and a position and its mirror image share one set of features.
 //!
 //! Layout, all integers little-endian:
 //!
@@ -14,10 +17,12 @@
 //! |------------------|----------------------------------------------------------------|
 //! | 8                | magic `CUTOFFNN`                                               |
 //! | 4 (u32)          | format version, [`VERSION`] (version 1, without the bucket     |
-//! |                  | count, is still read, as one bucket)                           |
+//! |                  | count, is still read, as one bucket; version 2, without the    |
+//! |                  | input layout, as [`Inputs::Plain`])                            |
 //! | 4 (u32)          | hidden size `H` (a multiple of 16, 16..=2048)                  |
 //! | 4 (u32) × 3      | QA, QB, SCALE (must equal [`QA`], [`QB`], [`SCALE`])           |
 //! | 4 (u32)          | output buckets `B` (1, 2, 4 or 8); absent in version 1         |
+//! | 4 (u32)          | input layout: 0 plain, 1 king-mirrored; absent before version 3|
 //! | 768·H (i16)      | feature weights, feature-major: `w[feature * H + unit]`, × QA  |
 //! | H (i16)          | feature biases, × QA                                           |
 //! | B·2·H (i16)      | output weights, bucket by bucket, each the side to move's H    |
@@ -37,7 +42,7 @@ use cozy_chess::{Color, Piece, Square};
 /// The magic bytes at the start of every network file.
 pub const MAGIC: [u8; 8] = *b"CUTOFFNN";
 /// The version of the layout this build reads and writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The bucket counts a file may declare.
 pub const BUCKET_COUNTS: [usize; 4] = [1, 2, 4, 8];
 /// Inputs per perspective: 2 colours × 6 pieces × 64 squares.
@@ -55,8 +60,55 @@ pub const HIDDEN_RANGE: std::ops::RangeInclusive<usize> = 16..=2048;
 
 /// The header of a version 1 file (no bucket count).
 const HEADER_BYTES_V1: usize = 8 + 4 * 5;
+/// The header of a version 2 file (no input layout).
+const HEADER_BYTES_V2: usize = HEADER_BYTES_V1 + 4;
 /// The header of a current file.
-const HEADER_BYTES: usize = HEADER_BYTES_V1 + 4;
+const HEADER_BYTES: usize = HEADER_BYTES_V2 + 4;
+
+/// How each perspective's 768 inputs see the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Inputs {
+    /// Colour × piece × square as the perspective sees the board ([`feature_index`]).
+    #[default]
+    Plain,
+    /// The same, with the board also mirrored left to right whenever the perspective's
+    /// own king stands on files a–d: the king always on files e–h.
+    KingMirrored,
+}
+
+impl Inputs {
+    /// The layout's code in the file header.
+    pub fn code(self) -> u32 {
+        match self {
+            Inputs::Plain => 0,
+            Inputs::KingMirrored => 1,
+        }
+    }
+
+    /// What reports say about the layout: nothing for plain inputs.
+    pub fn note(self) -> &'static str {
+        match self {
+            Inputs::Plain => "",
+            Inputs::KingMirrored => ", king-mirrored inputs",
+        }
+    }
+
+    /// The layout of a header code, if there is one.
+    pub fn from_code(code: u32) -> Option<Inputs> {
+        match code {
+            0 => Some(Inputs::Plain),
+            1 => Some(Inputs::KingMirrored),
+            _ => None,
+        }
+    }
+
+    /// Whether a perspective whose own king stands on `king` sees the board mirrored
+    /// left to right.
+    #[inline(always)]
+    pub fn mirrors(self, king: Square) -> bool {
+        self == Inputs::KingMirrored && (king as usize & 7) < 4
+    }
+}
 
 /// The output bucket of a position with `pieces` pieces (kings included, 2..=32) in a
 /// network of `buckets` buckets: the 2..=32 pieces cut into `buckets` equal bands, so that
@@ -77,12 +129,34 @@ pub fn feature_index(perspective: Color, color: Color, piece: Piece, square: Squ
     side * 384 + piece as usize * 64 + square
 }
 
+/// The input index of `piece` of `color` on `square` seen from `perspective`, whose own
+/// king stands on `king`, in the layout `inputs`: [`feature_index`] of the square
+/// mirrored left to right when [`Inputs::mirrors`] says so.
+#[inline(always)]
+pub fn feature_index_in(
+    inputs: Inputs,
+    perspective: Color,
+    king: Square,
+    color: Color,
+    piece: Piece,
+    square: Square,
+) -> usize {
+    let square = if inputs.mirrors(king) {
+        square.flip_file()
+    } else {
+        square
+    };
+    feature_index(perspective, color, piece, square)
+}
+
 /// A quantised network's parameters, as stored in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NetworkParams {
     pub hidden: usize,
     /// Output buckets, one of [`BUCKET_COUNTS`].
     pub buckets: usize,
+    /// How the inputs see the board.
+    pub inputs: Inputs,
     /// `INPUTS × hidden`, feature-major.
     pub feature_weights: Vec<i16>,
     /// `hidden`.
@@ -104,6 +178,8 @@ pub enum NetFileError {
     Hidden(u32),
     /// A bucket count not in [`BUCKET_COUNTS`].
     Buckets(u32),
+    /// An input layout this build does not know.
+    Inputs(u32),
     /// Quantisation constants other than this build's.
     Quantisation { qa: u32, qb: u32, scale: u32 },
     /// The file is shorter or longer than its header says.
@@ -130,6 +206,12 @@ impl fmt::Display for NetFileError {
             ),
             NetFileError::Buckets(b) => {
                 write!(f, "{b} output buckets, this build reads {BUCKET_COUNTS:?}")
+            }
+            NetFileError::Inputs(code) => {
+                write!(
+                    f,
+                    "input layout {code}, this build reads 0 (plain) and 1 (king-mirrored)"
+                )
             }
             NetFileError::Quantisation { qa, qb, scale } => write!(
                 f,
@@ -206,6 +288,7 @@ impl NetworkParams {
             QB as u32,
             SCALE as u32,
             self.buckets as u32,
+            self.inputs.code(),
         ] {
             out.extend_from_slice(&word.to_le_bytes());
         }
@@ -247,15 +330,22 @@ impl NetworkParams {
         if (qa, qb, scale) != (QA as u32, QB as u32, SCALE as u32) {
             return Err(NetFileError::Quantisation { qa, qb, scale });
         }
-        let (header, buckets) = match version {
-            1 => (HEADER_BYTES_V1, 1),
-            _ if bytes.len() < HEADER_BYTES => {
-                return Err(NetFileError::Size {
-                    expected: HEADER_BYTES,
-                    found: bytes.len(),
-                })
-            }
-            _ => (HEADER_BYTES, word(5)),
+        let header = match version {
+            1 => HEADER_BYTES_V1,
+            2 => HEADER_BYTES_V2,
+            _ => HEADER_BYTES,
+        };
+        if bytes.len() < header {
+            return Err(NetFileError::Size {
+                expected: header,
+                found: bytes.len(),
+            });
+        }
+        let buckets = if version == 1 { 1 } else { word(5) };
+        let inputs = if version < 3 {
+            Inputs::Plain
+        } else {
+            Inputs::from_code(word(6)).ok_or(NetFileError::Inputs(word(6)))?
         };
         if !BUCKET_COUNTS.contains(&(buckets as usize)) {
             return Err(NetFileError::Buckets(buckets));
@@ -293,6 +383,7 @@ impl NetworkParams {
         Ok(NetworkParams {
             hidden,
             buckets,
+            inputs,
             feature_weights,
             feature_bias,
             output_weights,
@@ -313,6 +404,7 @@ mod tests {
         NetworkParams {
             hidden,
             buckets,
+            inputs: Inputs::Plain,
             feature_weights: values(INPUTS * hidden),
             feature_bias: values(hidden),
             output_weights: values(buckets * 2 * hidden),
@@ -328,6 +420,35 @@ mod tests {
             assert_eq!(bytes.len(), file_size(32, buckets));
             assert_eq!(NetworkParams::from_bytes(&bytes), Ok(params));
         }
+        let mirrored = NetworkParams {
+            inputs: Inputs::KingMirrored,
+            ..random_params(16, 8, 3)
+        };
+        assert_eq!(
+            NetworkParams::from_bytes(&mirrored.to_bytes()),
+            Ok(mirrored)
+        );
+    }
+
+    /// A version 2 file: the current layout without the input layout, plain inputs.
+    fn version_2_bytes(params: &NetworkParams) -> Vec<u8> {
+        assert_eq!(params.inputs, Inputs::Plain);
+        let current = params.to_bytes();
+        let mut old = current[..8].to_vec();
+        old.extend_from_slice(&2u32.to_le_bytes());
+        old.extend_from_slice(&current[12..HEADER_BYTES_V2]);
+        old.extend_from_slice(&current[HEADER_BYTES..current.len() - 8]);
+        let checksum = fnv1a(&old);
+        old.extend_from_slice(&checksum.to_le_bytes());
+        old
+    }
+
+    #[test]
+    fn version_2_files_load_with_plain_inputs() {
+        let params = random_params(16, 8, 6);
+        let old = version_2_bytes(&params);
+        assert_eq!(old.len(), file_size(16, 8) - 4);
+        assert_eq!(NetworkParams::from_bytes(&old), Ok(params));
     }
 
     /// A version 1 file: the current layout without the bucket count, one bucket.
@@ -347,7 +468,7 @@ mod tests {
     fn version_1_files_load_as_one_bucket() {
         let params = random_params(16, 1, 5);
         let old = version_1_bytes(&params);
-        assert_eq!(old.len(), file_size(16, 1) - 4);
+        assert_eq!(old.len(), file_size(16, 1) - 8);
         assert_eq!(NetworkParams::from_bytes(&old), Ok(params));
     }
 
@@ -394,11 +515,42 @@ mod tests {
         let mut buckets = bytes.clone();
         buckets[28] = 3;
         assert_eq!(load(&buckets), NetFileError::Buckets(3));
-        // A version 2 header cut short is refused, not read past.
+        let mut inputs = bytes.clone();
+        inputs[32] = 7;
+        assert_eq!(load(&inputs), NetFileError::Inputs(7));
+        // A version 3 header cut short is refused, not read past.
         assert!(matches!(
             load(&bytes[..HEADER_BYTES - 1]),
             NetFileError::Size { .. }
         ));
+    }
+
+    #[test]
+    fn king_mirrored_inputs_put_the_king_on_files_e_to_h() {
+        use cozy_chess::{Color::*, Piece::*, Square};
+        let index = |inputs, perspective, king, square| {
+            feature_index_in(inputs, perspective, king, White, Knight, square)
+        };
+        for inputs in [Inputs::Plain, Inputs::KingMirrored] {
+            // A king on files e-h leaves the board as it is.
+            assert_eq!(
+                index(inputs, White, Square::G1, Square::B1),
+                feature_index(White, White, Knight, Square::B1)
+            );
+        }
+        // On files a-d it mirrors it, for Black's view too (Black's king on c8).
+        assert_eq!(
+            index(Inputs::KingMirrored, White, Square::C1, Square::B1),
+            feature_index(White, White, Knight, Square::G1)
+        );
+        assert_eq!(
+            index(Inputs::KingMirrored, Black, Square::C8, Square::B1),
+            feature_index(Black, White, Knight, Square::G1)
+        );
+        assert_eq!(
+            index(Inputs::Plain, Black, Square::C8, Square::B1),
+            feature_index(Black, White, Knight, Square::B1)
+        );
     }
 
     #[test]

@@ -2,10 +2,11 @@
 //! 32-byte aligned [`Chunk`]s, and the fresh (non-incremental) scalar evaluation that is
 //! the reference for everything faster.
 
-use cozy_chess::{Board, Color};
+use cozy_chess::{Board, Color, Piece, Square};
 
 use super::file::{
-    feature_index, output_bucket, NetFileError, NetworkParams, BUCKET_COUNTS, INPUTS, QA, QB, SCALE,
+    feature_index_in, output_bucket, Inputs, NetFileError, NetworkParams, BUCKET_COUNTS, INPUTS,
+    QA, QB, SCALE,
 };
 use super::simd::{self, Backend, Chunk, CHUNK};
 
@@ -21,6 +22,8 @@ pub struct Network {
     /// One per output bucket.
     output_bias: Vec<i32>,
     buckets: usize,
+    /// How the inputs see the board.
+    inputs: Inputs,
     /// Every output weight is within ±128, so the AVX2 output kernel is exact.
     lizard: bool,
     backend: Backend,
@@ -70,6 +73,7 @@ impl Network {
             output_weights: chunks(&params.output_weights),
             output_bias: params.output_bias.clone(),
             buckets,
+            inputs: params.inputs,
             lizard: params
                 .output_weights
                 .iter()
@@ -91,6 +95,32 @@ impl Network {
     /// Output buckets (see `file::output_bucket`).
     pub fn buckets(&self) -> usize {
         self.buckets
+    }
+
+    /// How the inputs see the board.
+    pub fn inputs(&self) -> Inputs {
+        self.inputs
+    }
+
+    /// The input row of `piece` of `color` on `square`, seen from `perspective`, whose
+    /// own king stands on `king`.
+    #[inline(always)]
+    pub(crate) fn piece_row(
+        &self,
+        perspective: Color,
+        king: Square,
+        color: Color,
+        piece: Piece,
+        square: Square,
+    ) -> &[Chunk] {
+        self.row(feature_index_in(
+            self.inputs,
+            perspective,
+            king,
+            color,
+            piece,
+            square,
+        ))
     }
 
     /// The backend that runs this network.
@@ -134,10 +164,11 @@ impl Network {
         perspective: Color,
         acc: &mut [Chunk],
     ) {
+        let king = board.king(perspective);
         let mut rows: Vec<&[Chunk]> = Vec::with_capacity(32);
         for square in board.occupied() {
             if let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) {
-                rows.push(self.row(feature_index(perspective, color, piece, square)));
+                rows.push(self.piece_row(perspective, king, color, piece, square));
             }
         }
         simd::refresh(backend, acc, self.bias(), &rows);

@@ -21,10 +21,11 @@ pub fn report(network: &Network, board: &Board) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "NNUE: 768 -> {} x 2 -> 1 (SCReLU, {} output bucket{}), {} kernels",
+        "NNUE: 768 -> {} x 2 -> 1 (SCReLU, {} output bucket{}{}), {} kernels",
         network.hidden(),
         network.buckets(),
         if network.buckets() == 1 { "" } else { "s" },
+        network.inputs().note(),
         match network.backend() {
             super::Backend::Avx2 => "AVX2",
             super::Backend::Scalar => "portable",

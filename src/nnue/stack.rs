@@ -5,13 +5,16 @@
 //! view, then Black's; pre-allocated for [`STACK_PLIES`] plies and grown if a line is ever
 //! longer). [`NnueStack::push`] only records the delta; [`NnueStack::evaluate`] walks back
 //! to the nearest computed ply and applies the deltas forward from there, so that nodes
-//! that are never evaluated cost nothing but the record.
+//! that are never evaluated cost nothing but the record. Each perspective is brought up
+//! to date on its own: with king-mirrored inputs, a king move across the middle of the
+//! board changes every feature of its side's view, so that view is recomputed from the
+//! board instead (`Inputs::mirrors`; rare, and never with plain inputs).
 
 use std::sync::Arc;
 
-use cozy_chess::{Board, Color, Piece};
+use cozy_chess::{Board, Color, Piece, Square};
 
-use super::file::feature_index;
+use super::file::Inputs;
 use super::network::Network;
 use super::simd::{self, Backend, Chunk};
 use crate::moves::MoveDelta;
@@ -25,14 +28,17 @@ pub const STACK_PLIES: usize = MAX_PLY + 16;
 struct Slot {
     /// The move that led here from the previous ply; `None` for a null move (and the root).
     delta: Option<MoveDelta>,
-    /// Whether this ply's accumulators are up to date.
-    computed: bool,
+    /// Whether this ply's accumulators are up to date: White's view, then Black's.
+    computed: [bool; 2],
 }
 
 const ROOT: Slot = Slot {
     delta: None,
-    computed: true,
+    computed: [true; 2],
 };
+
+/// Both perspectives in the order of the accumulators and of [`Slot::computed`].
+const PERSPECTIVES: [Color; 2] = [Color::White, Color::Black];
 
 /// The accumulators of the current line of one search thread.
 #[derive(Debug, Clone)]
@@ -93,8 +99,9 @@ impl NnueStack {
     }
 
     /// The evaluation of the current ply's position `board`, in centipawns for its side
-    /// to move. `board` gives only the side to move and the piece count (the output
-    /// bucket); the pieces' places come from the deltas.
+    /// to move. The pieces' places come from the deltas; `board` gives the side to move,
+    /// the piece count (the output bucket) and the kings (and the whole position when a
+    /// king-mirrored view must be recomputed).
     pub fn evaluate(&mut self, board: &Board) -> i32 {
         let stm = board.side_to_move();
         debug_assert_eq!(
@@ -106,7 +113,7 @@ impl NnueStack {
             },
             "the board is not the stack's current position"
         );
-        self.materialise();
+        self.materialise(board);
         let [white, black] = self.current();
         let (us, them) = match stm {
             Color::White => (white, black),
@@ -128,7 +135,7 @@ impl NnueStack {
         }
         self.net = net;
         for slot in &mut self.slots[1..] {
-            slot.computed = false;
+            slot.computed = [false; 2];
         }
         self.compute_root();
     }
@@ -138,10 +145,11 @@ impl NnueStack {
         &self.net
     }
 
-    /// The current ply's accumulators from White's and Black's view, computed.
+    /// The current ply's accumulators from White's and Black's view, computed
+    /// (`board` is the current ply's position).
     #[cfg(test)]
-    pub(crate) fn accumulators(&mut self) -> [&[Chunk]; 2] {
-        self.materialise();
+    pub(crate) fn accumulators(&mut self, board: &Board) -> [&[Chunk]; 2] {
+        self.materialise(board);
         self.current()
     }
 
@@ -158,7 +166,7 @@ impl NnueStack {
         }
         self.slots[self.ply] = Slot {
             delta,
-            computed: false,
+            computed: [false; 2],
         };
     }
 
@@ -182,51 +190,86 @@ impl NnueStack {
         self.slots[0] = ROOT;
     }
 
-    /// Computes every ply from the nearest computed one up to the current one.
+    /// Brings each perspective's accumulator of the current ply (position `board`) up
+    /// to date: forward from its nearest computed ply, or from the board if a king move
+    /// on the way changed how that perspective sees the board.
     #[inline]
-    fn materialise(&mut self) {
-        if self.slots[self.ply].computed {
-            return;
-        }
-        let mut from = self.ply;
-        while !self.slots[from].computed {
-            from -= 1;
-        }
-        for ply in from + 1..=self.ply {
-            self.apply(ply);
-            self.slots[ply].computed = true;
+    fn materialise(&mut self, board: &Board) {
+        for (c, perspective) in PERSPECTIVES.into_iter().enumerate() {
+            if self.slots[self.ply].computed[c] {
+                continue;
+            }
+            let mut from = self.ply;
+            while !self.slots[from].computed[c] {
+                from -= 1;
+            }
+            if self.view_changes(perspective, from + 1..=self.ply) {
+                self.refresh_current(board, c, perspective);
+            } else {
+                let king = board.king(perspective);
+                for ply in from + 1..=self.ply {
+                    self.apply(ply, c, perspective, king);
+                    self.slots[ply].computed[c] = true;
+                }
+            }
         }
     }
 
-    /// Computes ply `ply` from ply `ply - 1` and the delta between them.
-    fn apply(&mut self, ply: usize) {
+    /// Whether one of the moves of `plies` is a king move of `perspective`'s side from one
+    /// half of the board to the other, in a network whose inputs mirror the board by it.
+    #[inline]
+    fn view_changes(&self, perspective: Color, plies: std::ops::RangeInclusive<usize>) -> bool {
+        let inputs = self.net.inputs();
+        inputs != Inputs::Plain
+            && self.slots[plies].iter().any(|slot| {
+                slot.delta.is_some_and(|d| {
+                    d.mover == perspective
+                        && d.piece == Piece::King
+                        && inputs.mirrors(d.from) != inputs.mirrors(d.to)
+                })
+            })
+    }
+
+    /// Computes the current ply's accumulator of `perspective` (index `c`) from `board`.
+    #[cold]
+    fn refresh_current(&mut self, board: &Board, c: usize, perspective: Color) {
+        let n = self.net.chunks();
+        let at = (2 * self.ply + c) * n;
+        let backend = self.net.backend();
+        self.net
+            .refresh(backend, board, perspective, &mut self.acc[at..at + n]);
+        self.slots[self.ply].computed[c] = true;
+    }
+
+    /// Computes ply `ply`'s accumulator of `perspective` (index `c`, own king on `king`
+    /// or on the same half of the board) from ply `ply - 1`'s and the delta between them.
+    #[inline]
+    fn apply(&mut self, ply: usize, c: usize, perspective: Color, king: Square) {
         let n = self.net.chunks();
         let backend = self.net.backend();
         let (before, after) = self.acc.split_at_mut(2 * ply * n);
-        let parent = &before[2 * (ply - 1) * n..];
-        let delta = self.slots[ply].delta;
-        for (c, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
-            let src = &parent[c * n..(c + 1) * n];
-            let dst = &mut after[c * n..(c + 1) * n];
-            match &delta {
-                Some(delta) => update(&self.net, backend, perspective, dst, src, delta),
-                None => simd::update::<0, 0>(backend, dst, src, [], []),
-            }
+        let src = &before[(2 * (ply - 1) + c) * n..][..n];
+        let dst = &mut after[c * n..(c + 1) * n];
+        match &self.slots[ply].delta {
+            Some(delta) => update(&self.net, backend, perspective, king, dst, src, delta),
+            None => simd::update::<0, 0>(backend, dst, src, [], []),
         }
     }
 }
 
-/// `dst = src` changed by `delta`, seen from `perspective`: one fused pass per move kind.
+/// `dst = src` changed by `delta`, seen from `perspective` (own king on `king`, or on the
+/// same half of the board): one fused pass per move kind.
 #[inline(always)]
 fn update(
     net: &Network,
     backend: Backend,
     perspective: Color,
+    king: Square,
     dst: &mut [Chunk],
     src: &[Chunk],
     d: &MoveDelta,
 ) {
-    let row = |color, piece, square| net.row(feature_index(perspective, color, piece, square));
+    let row = |color, piece, square| net.piece_row(perspective, king, color, piece, square);
     let add = row(d.mover, d.placed, d.to);
     let sub = row(d.mover, d.piece, d.from);
     let taken = d

@@ -9,7 +9,7 @@ use std::time::Instant;
 use cozy_chess::{Board, BoardBuilder, Color, Move, Square};
 
 use super::file::{
-    feature_index, output_bucket, NetFileError, NetworkParams, INPUTS, QA, QB, SCALE,
+    feature_index_in, output_bucket, Inputs, NetFileError, NetworkParams, INPUTS, QA, QB, SCALE,
 };
 use super::simd::{self, Backend, Chunk};
 use super::{evaluate_fresh, Network, NnueStack, STACK_PLIES};
@@ -40,6 +40,7 @@ fn random_params(hidden: usize, seed: u64, feature_range: i32, output_range: i32
     NetworkParams {
         hidden,
         buckets: BUCKETS,
+        inputs: Inputs::Plain,
         feature_weights,
         feature_bias,
         output_weights,
@@ -81,7 +82,8 @@ fn formula(params: &NetworkParams, board: &Board) -> i32 {
         for square in board.occupied() {
             let piece = board.piece_on(square).expect("occupied");
             let color = board.color_on(square).expect("occupied");
-            let f = feature_index(perspective, color, piece, square);
+            let king = board.king(perspective);
+            let f = feature_index_in(params.inputs, perspective, king, color, piece, square);
             for (a, &w) in acc
                 .iter_mut()
                 .zip(&params.feature_weights[f * h..(f + 1) * h])
@@ -165,6 +167,8 @@ struct Counts {
     en_passant: usize,
     promotions: usize,
     castles: usize,
+    /// King moves between files a-d and e-h (a king-mirrored view changes).
+    king_crossings: usize,
     nulls: usize,
     pops: usize,
     checks: usize,
@@ -179,6 +183,10 @@ impl Counts {
         }
         self.promotions += usize::from(d.placed != d.piece);
         self.castles += usize::from(d.rook.is_some());
+        self.king_crossings += usize::from(
+            d.piece == cozy_chess::Piece::King
+                && Inputs::KingMirrored.mirrors(d.from) != Inputs::KingMirrored.mirrors(d.to),
+        );
     }
 }
 
@@ -208,7 +216,7 @@ fn check(stack: &mut NnueStack, net: &Network, board: &Board, context: &str) {
         net.refresh(Backend::Scalar, board, c, &mut acc);
         acc
     });
-    let [white, black] = stack.accumulators();
+    let [white, black] = stack.accumulators(board);
     assert!(
         white == &fresh[0][..] && black == &fresh[1][..],
         "accumulators differ: {context}"
@@ -283,6 +291,29 @@ fn incremental_equals_fresh_through_random_walks() {
                 assert!(counts.checks > 1000, "{counts:?}");
                 eprintln!("H={hidden} {backend:?} eager={eager}: {counts:?}");
             }
+        }
+    }
+}
+
+#[test]
+fn king_mirrored_views_are_recomputed_when_the_king_crosses() {
+    for backend in backends() {
+        let params = NetworkParams {
+            inputs: Inputs::KingMirrored,
+            ..random_params(32, 13, FEATURE_RANGE, OUTPUT_RANGE)
+        };
+        let net = network(&params, backend);
+        for eager in [true, false] {
+            let counts = random_walk(&net, 31 + u64::from(eager), 1500, eager);
+            assert!(
+                counts.king_crossings > 100 && counts.castles > 20,
+                "{counts:?}"
+            );
+            assert!(counts.checks > 1000, "{counts:?}");
+        }
+        // The formula written out mirrors as the network does.
+        for board in starts() {
+            assert_eq!(formula(&params, &board), evaluate_fresh(&net, &board));
         }
     }
 }

@@ -95,13 +95,13 @@ pub fn clamp_static(score: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::file::{NetworkParams, INPUTS};
+    use crate::nnue::file::{Inputs, NetworkParams, INPUTS};
     use crate::position::{parse_fen, Game};
     use crate::rng::SplitMix64;
     use crate::search::tt::TranspositionTable;
     use crate::search::{think_with, Limits, Settings};
 
-    fn random_network(hidden: usize, seed: u64) -> Arc<Network> {
+    fn random_network(hidden: usize, seed: u64, inputs: Inputs) -> Arc<Network> {
         let mut rng = SplitMix64::new(seed);
         let mut values = |n: usize, range: usize| -> Vec<i16> {
             (0..n)
@@ -112,6 +112,7 @@ mod tests {
         let params = NetworkParams {
             hidden,
             buckets,
+            inputs,
             feature_weights: values(INPUTS * hidden, 120),
             feature_bias: values(hidden, 120),
             output_weights: values(buckets * 2 * hidden, 127),
@@ -122,10 +123,16 @@ mod tests {
 
     /// Whole searches with a network: every evaluation on the way is checked against a
     /// fresh one (the debug assertion above), through captures, en passant, promotions,
-    /// castling in both modes, null moves and the singular-extension searches.
+    /// castling in both modes, null moves and the singular-extension searches, with
+    /// plain and king-mirrored inputs.
     #[test]
     fn searches_keep_the_accumulators_in_step() {
-        let network = random_network(32, 9);
+        for inputs in [Inputs::Plain, Inputs::KingMirrored] {
+            searches_keep_the_accumulators_in_step_with(random_network(32, 9, inputs));
+        }
+    }
+
+    fn searches_keep_the_accumulators_in_step_with(network: Arc<Network>) {
         let tt = TranspositionTable::new(4);
         for (fen, chess960) in [
             (
@@ -168,6 +175,7 @@ mod tests {
         let params = NetworkParams {
             hidden,
             buckets: 1,
+            inputs: Inputs::Plain,
             feature_weights: vec![504; INPUTS * hidden],
             feature_bias: vec![0; hidden],
             output_weights: [vec![127; hidden], vec![0; hidden]].concat(),

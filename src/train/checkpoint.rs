@@ -2,17 +2,21 @@
 //! from another run's result (`--init`). Only the weights are kept, not the optimiser's
 //! moments: a run started from a checkpoint is a new run with its own schedule.
 //!
-//! Layout, little-endian: magic `CUTOFFCK2` (9 bytes), hidden size (u32), output buckets
-//! (u32), then every parameter of [`Network`] in its flat order (f32). The first
-//! checkpoints (magic `CUTOFFF32`, no bucket count) are still read, as one bucket.
+//! Layout, little-endian: magic `CUTOFFCK3` (9 bytes), hidden size (u32), output buckets
+//! (u32), input layout (u32, the network file's code), then every parameter of
+//! [`Network`] in its flat order (f32). Older checkpoints are still read: `CUTOFFCK2` (no
+//! input layout) with plain inputs, the first (`CUTOFFF32`, no bucket count either) as one
+//! bucket.
 
 use std::fmt;
 
 use super::model::Network;
-use crate::nnue::file::{BUCKET_COUNTS, HIDDEN_RANGE};
+use crate::nnue::file::{Inputs, BUCKET_COUNTS, HIDDEN_RANGE};
 
 /// The magic bytes at the start of a checkpoint.
-pub const MAGIC: [u8; 9] = *b"CUTOFFCK2";
+pub const MAGIC: [u8; 9] = *b"CUTOFFCK3";
+/// The magic of the checkpoints without an input layout: plain inputs.
+const MAGIC_PLAIN_INPUTS: [u8; 9] = *b"CUTOFFCK2";
 /// The magic of the first checkpoints: one output bucket, no bucket count.
 const MAGIC_ONE_BUCKET: [u8; 9] = *b"CUTOFFF32";
 
@@ -25,6 +29,8 @@ pub enum CheckpointError {
     Hidden(u32),
     /// A bucket count the network file cannot hold.
     Buckets(u32),
+    /// An input layout the network file does not know.
+    Inputs(u32),
     /// A parameter is NaN or infinite (a run that diverged).
     NotFinite,
     /// The size does not match the hidden size.
@@ -37,6 +43,7 @@ impl fmt::Display for CheckpointError {
             CheckpointError::NotACheckpoint => write!(f, "not a Cutoff float checkpoint"),
             CheckpointError::Hidden(h) => write!(f, "checkpoint hidden size {h} is not valid"),
             CheckpointError::Buckets(b) => write!(f, "checkpoint has {b} output buckets"),
+            CheckpointError::Inputs(code) => write!(f, "checkpoint has input layout {code}"),
             CheckpointError::NotFinite => {
                 write!(
                     f,
@@ -59,6 +66,7 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&(net.hidden() as u32).to_le_bytes());
     out.extend_from_slice(&(net.buckets() as u32).to_le_bytes());
+    out.extend_from_slice(&net.inputs().code().to_le_bytes());
     for p in &net.params {
         out.extend_from_slice(&p.to_le_bytes());
     }
@@ -71,14 +79,22 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, CheckpointError> {
         let b = bytes.get(at..at + 4)?;
         Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     };
-    let (header, buckets) = match bytes.get(..MAGIC.len()) {
-        Some(magic) if magic == MAGIC => (MAGIC.len() + 8, word(MAGIC.len() + 4)),
-        Some(magic) if magic == MAGIC_ONE_BUCKET => (MAGIC.len() + 4, Some(1)),
+    let (header, buckets, inputs) = match bytes.get(..MAGIC.len()) {
+        Some(magic) if magic == MAGIC => (
+            MAGIC.len() + 12,
+            word(MAGIC.len() + 4),
+            word(MAGIC.len() + 8),
+        ),
+        Some(magic) if magic == MAGIC_PLAIN_INPUTS => {
+            (MAGIC.len() + 8, word(MAGIC.len() + 4), Some(0))
+        }
+        Some(magic) if magic == MAGIC_ONE_BUCKET => (MAGIC.len() + 4, Some(1), Some(0)),
         _ => return Err(CheckpointError::NotACheckpoint),
     };
-    let (Some(hidden), Some(buckets)) = (word(MAGIC.len()), buckets) else {
+    let (Some(hidden), Some(buckets), Some(inputs)) = (word(MAGIC.len()), buckets, inputs) else {
         return Err(CheckpointError::NotACheckpoint);
     };
+    let inputs = Inputs::from_code(inputs).ok_or(CheckpointError::Inputs(inputs))?;
     if !HIDDEN_RANGE.contains(&(hidden as usize)) || !hidden.is_multiple_of(16) {
         return Err(CheckpointError::Hidden(hidden));
     }
@@ -100,7 +116,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, CheckpointError> {
     if !params.iter().all(|p| p.is_finite()) {
         return Err(CheckpointError::NotFinite);
     }
-    Ok(Network::from_params(hidden, buckets, params))
+    Ok(Network::from_params(hidden, buckets, params).with_inputs(inputs))
 }
 
 #[cfg(test)]
@@ -112,6 +128,16 @@ mod tests {
         let net = Network::new(32, 8, 4);
         let bytes = to_bytes(&net);
         assert_eq!(from_bytes(&bytes), Ok(net.clone()));
+        let mirrored = Network::new(16, 4, 6).with_inputs(Inputs::KingMirrored);
+        assert_eq!(from_bytes(&to_bytes(&mirrored)), Ok(mirrored));
+        // A checkpoint without the input layout: plain inputs.
+        let mut plain = MAGIC_PLAIN_INPUTS.to_vec();
+        plain.extend_from_slice(&bytes[9..17]);
+        plain.extend_from_slice(&bytes[21..]);
+        assert_eq!(from_bytes(&plain), Ok(net.clone()));
+        let mut inputs = bytes.clone();
+        inputs[17] = 9;
+        assert_eq!(from_bytes(&inputs), Err(CheckpointError::Inputs(9)));
         // A first-format checkpoint: one bucket, no count.
         let one = Network::new(16, 1, 5);
         let mut old = MAGIC_ONE_BUCKET.to_vec();

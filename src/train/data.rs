@@ -14,7 +14,7 @@ use cozy_chess::{Board, Color, Piece};
 
 use crate::moves::is_capture;
 use crate::nnue::file::SCALE;
-use crate::nnue::file::{feature_index, INPUTS};
+use crate::nnue::file::{feature_index, Inputs, INPUTS};
 use crate::search::score::is_decisive;
 use crate::viri::{GameReader, ViriError};
 
@@ -109,10 +109,16 @@ impl Record {
         self.black_to_move
     }
 
-    /// The active features from the side to move's view and from the other side's, each
-    /// written into its array; returns how many there are.
+    /// The active features in the layout `inputs` from the side to move's view and from
+    /// the other side's, each written into its array; returns how many there are.
     #[inline]
-    pub fn views(&self, stm: &mut [u16; MAX_FEATURES], nstm: &mut [u16; MAX_FEATURES]) -> usize {
+    pub fn views(
+        &self,
+        inputs: Inputs,
+        stm: &mut [u16; MAX_FEATURES],
+        nstm: &mut [u16; MAX_FEATURES],
+    ) -> usize {
+        let count = usize::from(self.count);
         let (own, other) = if self.black_to_move {
             (nstm, stm)
         } else {
@@ -122,7 +128,12 @@ impl Record {
             own[i] = white;
             other[i] = mirror(white);
         }
-        usize::from(self.count)
+        if inputs == Inputs::KingMirrored {
+            for view in [own, other] {
+                mirror_files_if_king_on_a_to_d(&mut view[..count]);
+            }
+        }
+        count
     }
 
     /// The training target: `wdl · result + (1 − wdl) · sigmoid(score / 400)`, both from
@@ -132,6 +143,22 @@ impl Record {
         let result = f32::from(self.result) / 2.0;
         let expected = 1.0 / (1.0 + (-f32::from(self.score) / SCALE as f32).exp());
         wdl * result + (1.0 - wdl) * expected
+    }
+}
+
+/// The features of one view mirrored left to right if its own king stands on files a–d
+/// (`Inputs::mirrors`; the own king's feature is the one in the own-king rows).
+#[inline(always)]
+fn mirror_files_if_king_on_a_to_d(view: &mut [u16]) {
+    const OWN_KING: std::ops::Range<u16> = (5 * 64)..(6 * 64);
+    let king_file = view
+        .iter()
+        .find(|f| OWN_KING.contains(f))
+        .map_or(7, |f| f & 7);
+    if king_file < 4 {
+        for feature in view {
+            *feature ^= 7;
+        }
     }
 }
 
@@ -385,6 +412,46 @@ mod tests {
     }
 
     #[test]
+    fn king_mirrored_views_are_the_engines_features() {
+        use crate::nnue::file::feature_index_in;
+        // Kings on each half, both sides to move, castled long and short.
+        let fens = [
+            "2kr3r/ppp2ppp/2n5/8/8/5N2/PPP2PPP/R4RK1 w - - 0 12",
+            "2kr3r/ppp2ppp/2n5/8/8/5N2/PPP2PPP/R4RK1 b - - 0 12",
+            "r4rk1/ppp2ppp/2n5/8/8/5N2/PPP2PPP/2KR3R w - - 0 12",
+            "8/8/3k4/8/8/4K3/8/8 b - - 0 60",
+        ];
+        for fen in fens {
+            let board: Board = fen.parse().unwrap();
+            let record = Record::new(&board, 0, 1);
+            let (mut stm, mut nstm) = ([0; MAX_FEATURES], [0; MAX_FEATURES]);
+            let count = record.views(Inputs::KingMirrored, &mut stm, &mut nstm);
+            let us = board.side_to_move();
+            for (view, perspective) in [(&stm, us), (&nstm, !us)] {
+                let mut expected: Vec<u16> = Vec::new();
+                for square in board.occupied() {
+                    let piece = board.piece_on(square).unwrap();
+                    let color = board.color_on(square).unwrap();
+                    let king = board.king(perspective);
+                    let index = feature_index_in(
+                        Inputs::KingMirrored,
+                        perspective,
+                        king,
+                        color,
+                        piece,
+                        square,
+                    );
+                    expected.push(index as u16);
+                }
+                let mut actual = view[..count].to_vec();
+                actual.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(actual, expected, "{fen}, {perspective:?}'s view");
+            }
+        }
+    }
+
+    #[test]
     fn records_are_from_the_side_to_move() {
         let board: Board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
             .parse()
@@ -392,7 +459,7 @@ mod tests {
         let record = Record::new(&board, 30, 2);
         assert_eq!((record.score, record.result), (-30, 0));
         let (mut stm, mut nstm) = ([0; MAX_FEATURES], [0; MAX_FEATURES]);
-        assert_eq!(record.views(&mut stm, &mut nstm), 32);
+        assert_eq!(record.views(Inputs::Plain, &mut stm, &mut nstm), 32);
         // Black to move: its own view is the mirrored one.
         assert!(stm.contains(
             &(feature_index(Color::Black, Color::Black, Piece::King, Square::E8) as u16)

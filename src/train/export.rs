@@ -18,6 +18,7 @@ pub fn quantise(net: &Network) -> NetworkParams {
     NetworkParams {
         hidden: net.hidden(),
         buckets: net.buckets(),
+        inputs: net.inputs(),
         feature_weights: to_i16(net.feature_weights(), QA),
         feature_bias: to_i16(net.feature_bias(), QA),
         output_weights: to_i16(net.output_weights(), QB),
@@ -55,5 +56,5 @@ pub fn dequantise(params: &NetworkParams) -> Network {
             .iter()
             .map(|&b| (f64::from(b) / f64::from(QA * QB)) as f32),
     );
-    Network::from_params(h, params.buckets, values)
+    Network::from_params(h, params.buckets, values).with_inputs(params.inputs)
 }

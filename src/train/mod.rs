@@ -61,7 +61,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::cli::CliError;
-use crate::nnue::file::{NetFileError, NetworkParams, BUCKET_COUNTS, HIDDEN_RANGE, SCALE};
+use crate::nnue::file::{Inputs, NetFileError, NetworkParams, BUCKET_COUNTS, HIDDEN_RANGE, SCALE};
 use crate::rng::SplitMix64;
 use crate::viri::ViriError;
 
@@ -134,6 +134,8 @@ pub struct TrainConfig {
     pub hidden: usize,
     /// Output buckets (`file::output_bucket`).
     pub buckets: usize,
+    /// How the inputs see the board.
+    pub inputs: Inputs,
     pub epochs: usize,
     pub lr: f32,
     pub wdl: f32,
@@ -150,6 +152,7 @@ impl Default for TrainConfig {
         TrainConfig {
             hidden: DEFAULT_HIDDEN,
             buckets: 1,
+            inputs: Inputs::Plain,
             epochs: DEFAULT_EPOCHS,
             lr: DEFAULT_LR,
             wdl: DEFAULT_WDL,
@@ -236,6 +239,10 @@ pub struct Args {
     /// one-bucket --init net is copied into every bucket].
     #[arg(long)]
     buckets: Option<usize>,
+    /// Input layout: `plain`, or `king-mirrored` (each side sees the board mirrored left
+    /// to right when its king is on files a-d) [default: plain, or the --init net's].
+    #[arg(long, value_parser = parse_inputs)]
+    inputs: Option<Inputs>,
     /// Passes over the data.
     #[arg(long, default_value_t = DEFAULT_EPOCHS)]
     epochs: usize,
@@ -272,6 +279,14 @@ pub struct Args {
     /// this many plies after it in its game (the held-out positions keep their own).
     #[arg(long, default_value_t = 0)]
     lookahead: usize,
+}
+
+fn parse_inputs(word: &str) -> Result<Inputs, String> {
+    match word {
+        "plain" => Ok(Inputs::Plain),
+        "king-mirrored" => Ok(Inputs::KingMirrored),
+        _ => Err("expected `plain` or `king-mirrored`".into()),
+    }
 }
 
 fn default_threads() -> usize {
@@ -324,7 +339,19 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
             _ => {}
         }
     }
+    if let (Some(inputs), Some(net)) = (args.inputs, &init) {
+        if inputs != net.inputs() {
+            return Err(CliError::Invalid(
+                "--inputs differs from the --init network's input layout".into(),
+            )
+            .into());
+        }
+    }
     let config = TrainConfig {
+        inputs: args
+            .inputs
+            .or(init.as_ref().map(Network::inputs))
+            .unwrap_or(defaults.inputs),
         hidden: args
             .hidden
             .or(init.as_ref().map(Network::hidden))
@@ -522,7 +549,7 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
     let mut write_error = None;
     let start = match &command.init {
         Some(net) => net.clone(),
-        None => Network::new(config.hidden, config.buckets, config.seed),
+        None => Network::new(config.hidden, config.buckets, config.seed).with_inputs(config.inputs),
     };
     train_from(start, config, &mut split, |report, net| {
         let held_out = report
@@ -688,7 +715,7 @@ pub fn train(
     after_epoch: impl FnMut(&EpochReport, &Network),
 ) -> Network {
     train_from(
-        Network::new(config.hidden, config.buckets, config.seed),
+        Network::new(config.hidden, config.buckets, config.seed).with_inputs(config.inputs),
         config,
         split,
         after_epoch,

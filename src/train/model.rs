@@ -13,7 +13,7 @@
 use cozy_chess::Board;
 
 use super::data::{Record, MAX_FEATURES};
-use crate::nnue::file::{output_bucket, INPUTS, SCALE};
+use crate::nnue::file::{output_bucket, Inputs, INPUTS, SCALE};
 use crate::rng::SplitMix64;
 
 /// Lanes of the partial sums in dot products, so that they vectorise (floating-point
@@ -29,6 +29,8 @@ const TILE: usize = 16;
 pub struct Network {
     hidden: usize,
     buckets: usize,
+    /// How the inputs see the board (plain unless set by [`Network::with_inputs`]).
+    inputs: Inputs,
     pub params: Vec<f32>,
 }
 
@@ -46,6 +48,7 @@ impl Network {
         let mut net = Network {
             hidden,
             buckets,
+            inputs: Inputs::Plain,
             params: vec![0.0; Network::param_count(hidden, buckets)],
         };
         let mut rng = SplitMix64::new(seed);
@@ -68,8 +71,20 @@ impl Network {
         Network {
             hidden,
             buckets,
+            inputs: Inputs::Plain,
             params,
         }
+    }
+
+    /// This network with the input layout `inputs` (the weights unchanged).
+    pub fn with_inputs(mut self, inputs: Inputs) -> Network {
+        self.inputs = inputs;
+        self
+    }
+
+    /// How the inputs see the board.
+    pub fn inputs(&self) -> Inputs {
+        self.inputs
     }
 
     /// The number of parameters of a network of `hidden` units and `buckets` buckets.
@@ -86,7 +101,7 @@ impl Network {
             params.extend_from_slice(self.output_weights());
         }
         params.extend(std::iter::repeat_n(self.output_bias()[0], buckets));
-        Network::from_params(self.hidden, buckets, params)
+        Network::from_params(self.hidden, buckets, params).with_inputs(self.inputs)
     }
 
     /// This network with `hidden` units instead of its own (no fewer): the extra units
@@ -96,7 +111,7 @@ impl Network {
     pub fn widened(&self, hidden: usize, seed: u64) -> Network {
         assert!(hidden >= self.hidden, "a network is only widened");
         let old = self.hidden;
-        let mut wide = Network::new(hidden, self.buckets, seed);
+        let mut wide = Network::new(hidden, self.buckets, seed).with_inputs(self.inputs);
         for (wide_row, row) in wide.params[..INPUTS * hidden]
             .chunks_exact_mut(hidden)
             .zip(self.feature_weights().chunks_exact(old))
@@ -174,7 +189,11 @@ impl Network {
     fn forward(&self, record: &Record, scratch: &mut Scratch) -> (f32, usize) {
         let h = self.hidden;
         // One feature per piece, kings included.
-        let count = record.views(&mut scratch.stm_features, &mut scratch.nstm_features);
+        let count = record.views(
+            self.inputs,
+            &mut scratch.stm_features,
+            &mut scratch.nstm_features,
+        );
         let bucket = output_bucket(count, self.buckets);
         let weights = self.feature_weights();
         let bias = self.feature_bias();

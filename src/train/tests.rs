@@ -179,6 +179,7 @@ fn quick_config(hidden: usize, epochs: usize) -> TrainConfig {
     TrainConfig {
         hidden,
         buckets: 1,
+        inputs: crate::nnue::file::Inputs::Plain,
         epochs,
         lr: 0.01,
         wdl: 0.0,
