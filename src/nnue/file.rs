@@ -430,13 +430,16 @@ mod tests {
         );
     }
 
-    /// A version 2 file: the current layout without the input layout, plain inputs.
-    fn version_2_bytes(params: &NetworkParams) -> Vec<u8> {
+    /// `params` written as an older `version` of the file, whose header is the current
+    /// one cut after `header` bytes: version 2 has no input layout (plain inputs),
+    /// version 1 no bucket count either (one bucket).
+    fn old_version_bytes(params: &NetworkParams, version: u32, header: usize) -> Vec<u8> {
         assert_eq!(params.inputs, Inputs::Plain);
+        assert!(version == 2 || params.buckets == 1);
         let current = params.to_bytes();
         let mut old = current[..8].to_vec();
-        old.extend_from_slice(&2u32.to_le_bytes());
-        old.extend_from_slice(&current[12..HEADER_BYTES_V2]);
+        old.extend_from_slice(&version.to_le_bytes());
+        old.extend_from_slice(&current[12..header]);
         old.extend_from_slice(&current[HEADER_BYTES..current.len() - 8]);
         let checksum = fnv1a(&old);
         old.extend_from_slice(&checksum.to_le_bytes());
@@ -446,28 +449,15 @@ mod tests {
     #[test]
     fn version_2_files_load_with_plain_inputs() {
         let params = random_params(16, 8, 6);
-        let old = version_2_bytes(&params);
+        let old = old_version_bytes(&params, 2, HEADER_BYTES_V2);
         assert_eq!(old.len(), file_size(16, 8) - 4);
         assert_eq!(NetworkParams::from_bytes(&old), Ok(params));
-    }
-
-    /// A version 1 file: the current layout without the bucket count, one bucket.
-    fn version_1_bytes(params: &NetworkParams) -> Vec<u8> {
-        assert_eq!(params.buckets, 1);
-        let current = params.to_bytes();
-        let mut old = current[..8].to_vec();
-        old.extend_from_slice(&1u32.to_le_bytes());
-        old.extend_from_slice(&current[12..HEADER_BYTES_V1]);
-        old.extend_from_slice(&current[HEADER_BYTES..current.len() - 8]);
-        let checksum = fnv1a(&old);
-        old.extend_from_slice(&checksum.to_le_bytes());
-        old
     }
 
     #[test]
     fn version_1_files_load_as_one_bucket() {
         let params = random_params(16, 1, 5);
-        let old = version_1_bytes(&params);
+        let old = old_version_bytes(&params, 1, HEADER_BYTES_V1);
         assert_eq!(old.len(), file_size(16, 1) - 8);
         assert_eq!(NetworkParams::from_bytes(&old), Ok(params));
     }
