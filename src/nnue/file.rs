@@ -8,7 +8,7 @@
 //! in `B` buckets chosen by the number of pieces on the board ([`output_bucket`]), so that
 //! the middlegame and the endgame weigh the same hidden features differently. With
 //! [`Inputs::KingMirrored`] each perspective also sees the board mirrored left to right
-//! whenever its own king stands on files a–d ([`feature_index_in`]), so that the king is
+//! whenever its own king stands on files a–d ([`Inputs::mirrors`]), so that the king is
 //! always on files e–h and a position and its mirror image share one set of features.
 //!
 //! Layout, all integers little-endian:
@@ -37,7 +37,7 @@
 
 use std::fmt;
 
-use cozy_chess::{Color, Piece, Square};
+use cozy_chess::{Color, File, Piece, Square};
 
 /// The magic bytes at the start of every network file.
 pub const MAGIC: [u8; 8] = *b"CUTOFFNN";
@@ -106,7 +106,7 @@ impl Inputs {
     /// left to right.
     #[inline(always)]
     pub fn mirrors(self, king: Square) -> bool {
-        self == Inputs::KingMirrored && (king as usize & 7) < 4
+        self == Inputs::KingMirrored && king.file() <= File::D
     }
 }
 
@@ -129,23 +129,17 @@ pub fn feature_index(perspective: Color, color: Color, piece: Piece, square: Squ
     side * 384 + piece as usize * 64 + square
 }
 
-/// The input index of `piece` of `color` on `square` seen from `perspective`, whose own
-/// king stands on `king`, in the layout `inputs`: [`feature_index`] of the square
-/// mirrored left to right when [`Inputs::mirrors`] says so.
+/// [`feature_index`] of `square` mirrored left to right when `mirrored`: the input of a
+/// view that [`Inputs::mirrors`] by its own king.
 #[inline(always)]
-pub fn feature_index_in(
-    inputs: Inputs,
+pub fn oriented_feature_index(
     perspective: Color,
-    king: Square,
+    mirrored: bool,
     color: Color,
     piece: Piece,
     square: Square,
 ) -> usize {
-    let square = if inputs.mirrors(king) {
-        square.flip_file()
-    } else {
-        square
-    };
+    let square = if mirrored { square.flip_file() } else { square };
     feature_index(perspective, color, piece, square)
 }
 
@@ -518,8 +512,8 @@ mod tests {
     #[test]
     fn king_mirrored_inputs_put_the_king_on_files_e_to_h() {
         use cozy_chess::{Color::*, Piece::*, Square};
-        let index = |inputs, perspective, king, square| {
-            feature_index_in(inputs, perspective, king, White, Knight, square)
+        let index = |inputs: Inputs, perspective, king, square| {
+            oriented_feature_index(perspective, inputs.mirrors(king), White, Knight, square)
         };
         for inputs in [Inputs::Plain, Inputs::KingMirrored] {
             // A king on files e-h leaves the board as it is.

@@ -5,8 +5,8 @@
 use cozy_chess::{Board, Color, Piece, Square};
 
 use super::file::{
-    feature_index_in, output_bucket, Inputs, NetFileError, NetworkParams, BUCKET_COUNTS, INPUTS,
-    QA, QB, SCALE,
+    oriented_feature_index, output_bucket, Inputs, NetFileError, NetworkParams, BUCKET_COUNTS,
+    INPUTS, QA, QB, SCALE,
 };
 use super::simd::{self, Backend, Chunk, CHUNK};
 
@@ -103,20 +103,19 @@ impl Network {
     }
 
     /// The input row of `piece` of `color` on `square`, seen from `perspective`, whose
-    /// own king stands on `king`.
+    /// view is `mirrored` (`self.inputs().mirrors(its king)`, found once per view).
     #[inline(always)]
     pub(crate) fn piece_row(
         &self,
         perspective: Color,
-        king: Square,
+        mirrored: bool,
         color: Color,
         piece: Piece,
         square: Square,
     ) -> &[Chunk] {
-        self.row(feature_index_in(
-            self.inputs,
+        self.row(oriented_feature_index(
             perspective,
-            king,
+            mirrored,
             color,
             piece,
             square,
@@ -164,11 +163,11 @@ impl Network {
         perspective: Color,
         acc: &mut [Chunk],
     ) {
-        let king = board.king(perspective);
+        let mirrored = self.inputs.mirrors(board.king(perspective));
         let mut rows: Vec<&[Chunk]> = Vec::with_capacity(32);
         for square in board.occupied() {
             if let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) {
-                rows.push(self.piece_row(perspective, king, color, piece, square));
+                rows.push(self.piece_row(perspective, mirrored, color, piece, square));
             }
         }
         simd::refresh(backend, acc, self.bias(), &rows);

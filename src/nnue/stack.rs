@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use cozy_chess::{Board, Color, Piece, Square};
+use cozy_chess::{Board, Color, Piece};
 
 use super::file::Inputs;
 use super::network::Network;
@@ -206,9 +206,11 @@ impl NnueStack {
             if self.view_changes(perspective, from + 1..=self.ply) {
                 self.refresh_current(board, c, perspective);
             } else {
-                let king = board.king(perspective);
+                // No king move on the way crossed the middle: the view is mirrored, or
+                // not, at every ply as it is now.
+                let mirrored = self.net.inputs().mirrors(board.king(perspective));
                 for ply in from + 1..=self.ply {
-                    self.apply(ply, c, perspective, king);
+                    self.apply(ply, c, perspective, mirrored);
                     self.slots[ply].computed[c] = true;
                 }
             }
@@ -241,35 +243,35 @@ impl NnueStack {
         self.slots[self.ply].computed[c] = true;
     }
 
-    /// Computes ply `ply`'s accumulator of `perspective` (index `c`, own king on `king`
-    /// or on the same half of the board) from ply `ply - 1`'s and the delta between them.
+    /// Computes ply `ply`'s accumulator of `perspective` (index `c`, its view `mirrored`
+    /// or not) from ply `ply - 1`'s and the delta between them.
     #[inline]
-    fn apply(&mut self, ply: usize, c: usize, perspective: Color, king: Square) {
+    fn apply(&mut self, ply: usize, c: usize, perspective: Color, mirrored: bool) {
         let n = self.net.chunks();
         let backend = self.net.backend();
         let (before, after) = self.acc.split_at_mut(2 * ply * n);
         let src = &before[(2 * (ply - 1) + c) * n..][..n];
         let dst = &mut after[c * n..(c + 1) * n];
         match &self.slots[ply].delta {
-            Some(delta) => update(&self.net, backend, perspective, king, dst, src, delta),
+            Some(delta) => update(&self.net, backend, perspective, mirrored, dst, src, delta),
             None => simd::update::<0, 0>(backend, dst, src, [], []),
         }
     }
 }
 
-/// `dst = src` changed by `delta`, seen from `perspective` (own king on `king`, or on the
-/// same half of the board): one fused pass per move kind.
+/// `dst = src` changed by `delta`, seen from `perspective` (its view `mirrored` or not):
+/// one fused pass per move kind.
 #[inline(always)]
 fn update(
     net: &Network,
     backend: Backend,
     perspective: Color,
-    king: Square,
+    mirrored: bool,
     dst: &mut [Chunk],
     src: &[Chunk],
     d: &MoveDelta,
 ) {
-    let row = |color, piece, square| net.piece_row(perspective, king, color, piece, square);
+    let row = |color, piece, square| net.piece_row(perspective, mirrored, color, piece, square);
     let add = row(d.mover, d.placed, d.to);
     let sub = row(d.mover, d.piece, d.from);
     let taken = d

@@ -9,7 +9,8 @@ use std::time::Instant;
 use cozy_chess::{Board, BoardBuilder, Color, Move, Square};
 
 use super::file::{
-    feature_index_in, output_bucket, Inputs, NetFileError, NetworkParams, INPUTS, QA, QB, SCALE,
+    oriented_feature_index, output_bucket, Inputs, NetFileError, NetworkParams, INPUTS, QA, QB,
+    SCALE,
 };
 use super::simd::{self, Backend, Chunk};
 use super::{evaluate_fresh, Network, NnueStack, STACK_PLIES};
@@ -83,7 +84,8 @@ fn formula(params: &NetworkParams, board: &Board) -> i32 {
             let piece = board.piece_on(square).expect("occupied");
             let color = board.color_on(square).expect("occupied");
             let king = board.king(perspective);
-            let f = feature_index_in(params.inputs, perspective, king, color, piece, square);
+            let mirrored = params.inputs.mirrors(king);
+            let f = oriented_feature_index(perspective, mirrored, color, piece, square);
             for (a, &w) in acc
                 .iter_mut()
                 .zip(&params.feature_weights[f * h..(f + 1) * h])

@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use cozy_chess::{Board, Color, Piece};
+use cozy_chess::{Board, Color, Piece, Square};
 
 use crate::moves::is_capture;
 use crate::nnue::file::SCALE;
@@ -94,7 +94,7 @@ impl Record {
     pub fn mirrored_files(&self) -> Record {
         let mut mirrored = *self;
         for feature in &mut mirrored.features[..usize::from(self.count)] {
-            *feature ^= 7;
+            *feature = flip_file(*feature);
         }
         mirrored
     }
@@ -128,9 +128,9 @@ impl Record {
             own[i] = white;
             other[i] = mirror(white);
         }
-        if inputs == Inputs::KingMirrored {
+        if inputs != Inputs::Plain {
             for view in [own, other] {
-                mirror_files_if_king_on_a_to_d(&mut view[..count]);
+                orient(inputs, &mut view[..count]);
             }
         }
         count
@@ -146,20 +146,26 @@ impl Record {
     }
 }
 
-/// The features of one view mirrored left to right if its own king stands on files a–d
-/// (`Inputs::mirrors`; the own king's feature is the one in the own-king rows).
+/// One view's features, mirrored left to right when `inputs` mirrors the view by its own
+/// king ([`Inputs::mirrors`]); the king is the feature in the view's own-king rows.
 #[inline(always)]
-fn mirror_files_if_king_on_a_to_d(view: &mut [u16]) {
-    const OWN_KING: std::ops::Range<u16> = (5 * 64)..(6 * 64);
-    let king_file = view
+fn orient(inputs: Inputs, view: &mut [u16]) {
+    let own_king = feature_index(Color::White, Color::White, Piece::King, Square::A1) as u16;
+    let king = view
         .iter()
-        .find(|f| OWN_KING.contains(f))
-        .map_or(7, |f| f & 7);
-    if king_file < 4 {
+        .find(|&&f| (own_king..own_king + 64).contains(&f));
+    if king.is_some_and(|&f| inputs.mirrors(Square::index(usize::from(f - own_king)))) {
         for feature in view {
-            *feature ^= 7;
+            *feature = flip_file(*feature);
         }
     }
+}
+
+/// A feature index with its square's file mirrored (`f` becomes `7 - f`; the low six bits
+/// of an index are its square).
+#[inline(always)]
+fn flip_file(feature: u16) -> u16 {
+    feature ^ 7
 }
 
 /// The index of a feature seen from White as Black sees it (colours swapped, board
@@ -413,7 +419,7 @@ mod tests {
 
     #[test]
     fn king_mirrored_views_are_the_engines_features() {
-        use crate::nnue::file::feature_index_in;
+        use crate::nnue::file::oriented_feature_index;
         // Kings on each half, both sides to move, castled long and short.
         let fens = [
             "2kr3r/ppp2ppp/2n5/8/8/5N2/PPP2PPP/R4RK1 w - - 0 12",
@@ -433,10 +439,9 @@ mod tests {
                     let piece = board.piece_on(square).unwrap();
                     let color = board.color_on(square).unwrap();
                     let king = board.king(perspective);
-                    let index = feature_index_in(
-                        Inputs::KingMirrored,
+                    let index = oriented_feature_index(
                         perspective,
-                        king,
+                        Inputs::KingMirrored.mirrors(king),
                         color,
                         piece,
                         square,
