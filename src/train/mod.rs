@@ -6,7 +6,7 @@
 //!              [--hidden 128] [--epochs 10]
 //!              [--lr 0.001] [--wdl 0.0] [--holdout 0.05] [--threads all] [--seed 1]
 //!              [--batch 16384] [--buckets 1] [--init CHECKPOINT|NET [--anchor 0]] [--mirror]
-//!              [--lookahead 0]
+//!              [--lookahead 0] [--decay 0.01]
 //! cutoff train --data FILE|DIR [...] --measure CHECKPOINT|NET [--measure ...]
 //! ```
 //!
@@ -84,6 +84,8 @@ pub const DEFAULT_EPOCHS: usize = 10;
 pub const DEFAULT_LR: f32 = 0.001;
 /// The learning rate at the end of the schedule, as a share of the starting one.
 pub const FINAL_LR_RATIO: f32 = 0.05;
+/// Default decoupled weight decay (AdamW's), per step and times the learning rate.
+pub const DEFAULT_DECAY: f32 = 0.01;
 /// Default positions per optimiser step.
 pub const DEFAULT_BATCH: usize = 16_384;
 /// Default share of the games held out of training.
@@ -145,6 +147,8 @@ pub struct TrainConfig {
     /// How strongly the weights are pulled back towards the starting network's
     /// (`--anchor`; 0 = not at all, the decay pulls towards zero only).
     pub anchor: f32,
+    /// AdamW's decoupled weight decay towards zero (`--decay`).
+    pub decay: f32,
 }
 
 impl Default for TrainConfig {
@@ -160,6 +164,7 @@ impl Default for TrainConfig {
             seed: 1,
             batch: DEFAULT_BATCH,
             anchor: 0.0,
+            decay: DEFAULT_DECAY,
         }
     }
 }
@@ -275,6 +280,10 @@ pub struct Args {
     /// so that training further forgets less of what the start knew.
     #[arg(long, default_value_t = 0.0, requires = "init")]
     anchor: f32,
+    /// AdamW's weight decay: every step shrinks each weight by this times the learning rate
+    /// of its value, which keeps a net that sees few games from fitting their noise.
+    #[arg(long, default_value_t = DEFAULT_DECAY)]
+    decay: f32,
     /// Label each training position with the mean of its search score and those of up to
     /// this many plies after it in its game (the held-out positions keep their own).
     #[arg(long, default_value_t = 0)]
@@ -367,6 +376,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         seed: args.seed,
         batch: args.batch,
         anchor: args.anchor,
+        decay: args.decay,
     };
     let holdout = args.holdout;
     let invalid = |why: &str| Err(CliError::Invalid(why.into()).into());
@@ -382,6 +392,9 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
     // A pull of the whole distance or more in one step would overshoot the start.
     if !(config.anchor >= 0.0 && config.anchor * config.lr < 1.0) {
         return invalid("--anchor must be zero or positive, and --anchor times --lr below 1");
+    }
+    if !(config.decay >= 0.0 && config.decay * config.lr < 1.0) {
+        return invalid("--decay must be zero or positive, and --decay times --lr below 1");
     }
     if !(0.0..=1.0).contains(&config.wdl) || !(0.0..1.0).contains(&holdout) {
         return invalid("--wdl must be within [0, 1] and --holdout within [0, 1)");
@@ -733,6 +746,7 @@ pub fn train_from(
 ) -> Network {
     let started = Instant::now();
     let mut adam = optim::AdamW::new(net.params.len());
+    adam.decay = config.decay;
     if config.anchor > 0.0 {
         adam.anchor = Some((net.params.clone(), config.anchor));
     }

@@ -187,6 +187,7 @@ fn quick_config(hidden: usize, epochs: usize) -> TrainConfig {
         seed: 9,
         batch: 256,
         anchor: 0.0,
+        decay: super::DEFAULT_DECAY,
     }
 }
 
@@ -414,6 +415,16 @@ fn command_writes_a_loadable_network() {
     // At the default rate 0.001, a pull of 1,000 would cover the whole distance a step.
     assert!(with_anchor("999").is_ok() && with_anchor("1000").is_err());
     assert!(super::parse_args(&words("--data a.viri --out n.nnue --anchor 30")).is_err());
+    // The weight decay: 0.01 unless given, never negative, never a whole step's shrink.
+    let with_decay = |decay: &str| {
+        let mut words = words("--data a.viri --out n.nnue");
+        words.extend(["--decay".to_string(), decay.to_string()]);
+        super::parse_args(&words)
+    };
+    assert_eq!(command.config.decay, super::DEFAULT_DECAY);
+    assert_eq!(with_decay("0.5").unwrap().config.decay, 0.5);
+    assert_eq!(with_decay("0").unwrap().config.decay, 0.0);
+    assert!(with_decay("-0.1").is_err() && with_decay("1000").is_err());
     // A damaged network file is refused with the file's own error.
     let damaged = dir.join("damaged.nnue");
     let bytes = std::fs::read(&out).unwrap();
