@@ -15,6 +15,14 @@ NODES=${3:?nodes per move}
 GAMES=${4:?games}
 SEED=${5:?seed}
 NAME=$(basename "$NET" .nnue)
+# A binary that refuses the file (an older build and a newer file format, say) would play
+# its built-in net on both sides: check that it loads before playing.
+LOADED=$(printf 'setoption name EvalFile value %s\nisready\nquit\n' "$(realpath "$NET")" | "$BIN")
+if grep -q 'info string error' <<< "$LOADED"; then
+    echo "screen.sh: $BIN does not load $NET:" >&2
+    grep 'info string error' <<< "$LOADED" >&2
+    exit 1
+fi
 "$(dirname "$0")/logged_match.sh" "screen-$NAME-n$NODES-s$SEED" \
     --engine "$NAME" "$BIN" option.Threads=1 option.Hash=16 "option.EvalFile=$(realpath "$NET")" \
     --engine builtin "$BIN" option.Threads=1 option.Hash=16 \
