@@ -120,6 +120,24 @@ mod tests {
     }
 
     #[test]
+    fn the_decay_shrinks_weights_the_gradient_leaves_alone() {
+        let mut decayed = AdamW::new(2);
+        decayed.decay = 0.5;
+        let mut undecayed = AdamW::new(2);
+        undecayed.decay = 0.0;
+        let (mut p_decayed, mut p_undecayed) = ([1.0, -1.0], [1.0, -1.0]);
+        for _ in 0..10 {
+            decayed.step(&mut p_decayed, &[0.0, 0.0], 0.1, 0);
+            undecayed.step(&mut p_undecayed, &[0.0, 0.0], 0.1, 0);
+        }
+        // Each step multiplies by 1 - lr × decay = 0.95.
+        let expected = 0.95f32.powi(10);
+        assert!((p_decayed[0] - expected).abs() < 1e-5, "{}", p_decayed[0]);
+        assert!((p_decayed[1] + expected).abs() < 1e-5, "{}", p_decayed[1]);
+        assert_eq!(p_undecayed, [1.0, -1.0]);
+    }
+
+    #[test]
     fn the_anchor_pulls_weights_back_towards_the_start() {
         let start = vec![0.5, -0.5];
         let mut free = AdamW::new(2);
