@@ -22,13 +22,13 @@ pub struct AdamW {
 
 impl AdamW {
     /// An optimiser for `len` parameters with the usual constants (β 0.9 / 0.999, ε 1e-8)
-    /// and a weight decay of 0.01.
+    /// and the trainer's default weight decay ([`super::DEFAULT_DECAY`], `--decay`).
     pub fn new(len: usize) -> AdamW {
         AdamW {
             beta1: 0.9,
             beta2: 0.999,
             epsilon: 1e-8,
-            decay: 0.01,
+            decay: super::DEFAULT_DECAY,
             anchor: None,
             momentum: vec![0.0; len],
             velocity: vec![0.0; len],
