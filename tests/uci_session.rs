@@ -1811,10 +1811,8 @@ fn the_last_line_shown_begins_with_the_move_played() {
         "r1bq3r/ppp2pk1/3p1pp1/8/2BbPQ2/2NP2P1/PPP4P/R4R1K b - - 0 1",
         "rr4k1/p1pq2pp/Q1n1pn2/2bpp3/4P3/2PP1NN1/PP3PPP/R1B1K2R b KQ - 0 1",
     ];
-    // Every 100 nodes from 500 to 12,000: with f8-e48 (Bench 5566313) the sweep of every
-    // 250 from 1,000 found two such searches, with n9c (Bench 5609060) none, and this one
-    // seven (QUEEN_TRAP at 600: f2g1, then a3e7; the second position at 800, 900 and 1,100;
-    // the fifth at 700 and 3,900: h4h5, then e3h6).
+    // Every 100 nodes from 500 to 12,000 (with n9c, Bench 5609060, seven searches: for
+    // example QUEEN_TRAP at 600 nodes, f2g1 and then a3e7).
     let cases = POSITIONS.iter().flat_map(|&fen| {
         (500..=12_000)
             .step_by(100)
