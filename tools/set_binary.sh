@@ -22,6 +22,7 @@ case $SEED in
     6) COMMIT=0733a89 BENCH=5409075 ;;
     7) COMMIT=0ca0e5b BENCH=5195020 ;;
     8) COMMIT=43f4aa7 BENCH=5566313 ;;
+    9) COMMIT=e4041eb BENCH=5609060 ;;
     *) echo "set_binary.sh: no data set s$SEED is recorded" >&2; exit 2 ;;
 esac
 WORK=${WORK:-/tmp/cutoff-sets}

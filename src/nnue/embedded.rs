@@ -7,7 +7,7 @@ use super::Network;
 
 /// The accepted network's file (`nets/`; docs/NNUE.md records how each net was made and
 /// the match that accepted it). `None` would make the hand-crafted evaluation the default.
-pub(crate) const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/n9c-h128b8m.nnue"));
+pub(crate) const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/n9w256-h256b8m.nnue"));
 
 /// The built-in network, parsed once; `None` when the build has none.
 pub fn embedded() -> Option<Arc<Network>> {
@@ -33,7 +33,7 @@ mod tests {
     fn the_built_in_network_loads() {
         let bytes = EMBEDDED.expect("a network is built in");
         let network = Network::from_bytes(bytes).expect("the built-in network is valid");
-        assert_eq!(network.hidden(), 128);
+        assert_eq!(network.hidden(), 256);
         assert!(embedded().is_some());
     }
 }
