@@ -13,7 +13,7 @@ use crate::rng::SplitMix64;
 
 /// The `UCI_Elo` range offered to GUIs: from the lowest knot to the highest, which
 /// plays a one-line search of 280,000 nodes (about Stockfish 15.1 `UCI_Elo` 2400 with the
-/// built-in network f8-e48; see the knots).
+/// network f8-e48; see the knots).
 pub const MIN_ELO: u32 = CALIBRATION[0].elo;
 pub const MAX_ELO: u32 = CALIBRATION[CALIBRATION.len() - 1].elo;
 
@@ -38,7 +38,8 @@ struct Knot {
 /// on a move at 10+0.1. Every stronger network lifts the knots, the one-line ones most, so
 /// they are re-measured with each built-in net (with n7a in the twenty-sixth session,
 /// which moved the four-line knots too; with f8-e48 in the thirty-fourth and
-/// thirty-fifth, which moved 2200 to 2400).
+/// thirty-fifth, which moved 2200 to 2400; with n9w256 in the forty-first, 1450 to 2300
+/// all within their error bars, so none moved).
 /// Stockfish's scale is a staircase: its `UCI_Elo` picks a search depth (1 + its
 /// fractional skill level), so 2200 and 2250 are both depth 10, and its lowest settings,
 /// 1350 to about 1490, all depth 1; knots are measured against the step that holds their
