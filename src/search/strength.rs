@@ -38,7 +38,7 @@ struct Knot {
 /// on a move at 10+0.1. Every stronger network lifts the knots, the one-line ones most, so
 /// they are re-measured with each built-in net (with n7a in the twenty-sixth session,
 /// which moved the four-line knots too; with f8-e48 in the thirty-fourth and
-/// thirty-fifth, which moved 2200 to 2400; with n9w256 in the forty-first, 1450 to 2300
+/// thirty-fifth, which moved 2200 to 2400; with n9w256 in the forty-first, 1450 to 2400
 /// all within their error bars, so none moved).
 /// Stockfish's scale is a staircase: its `UCI_Elo` picks a search depth (1 + its
 /// fractional skill level), so 2200 and 2250 are both depth 10, and its lowest settings,
