@@ -13,7 +13,7 @@ use crate::rng::SplitMix64;
 
 /// The `UCI_Elo` range offered to GUIs: from the lowest knot to the highest, which
 /// plays a one-line search of 280,000 nodes (about Stockfish 15.1 `UCI_Elo` 2400 with the
-/// network f8-e48; see the knots).
+/// built-in network n9w256, and with f8-e48 before it; see the knots).
 pub const MIN_ELO: u32 = CALIBRATION[0].elo;
 pub const MAX_ELO: u32 = CALIBRATION[CALIBRATION.len() - 1].elo;
 
