@@ -36,7 +36,7 @@ use crate::search::thread::{ActiveSearch, SearchThread, Task};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Clock, Limits, SearchJob, Settings};
 use crate::tablebase::{self, Probing, TablebaseError, Tablebases};
-use crate::{display, eval, help, perft};
+use crate::{display, eval, perft};
 
 /// Whether the input loop should go on after a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,10 +67,13 @@ pub struct Engine {
     /// Draws the book moves and seeds the weakened play of `UCI_LimitStrength`; seeded
     /// from the clock so that games vary.
     rng: SplitMix64,
+    /// The answer to `help`, handed in by the binary (it lists the tools, which the engine
+    /// does not reach).
+    help: String,
 }
 
 impl Engine {
-    pub fn new(out: Arc<Output>) -> std::io::Result<Engine> {
+    pub fn new(out: Arc<Output>, help: String) -> std::io::Result<Engine> {
         let options = Options::default();
         Ok(Engine {
             search_thread: SearchThread::spawn(Arc::clone(&out))?,
@@ -86,6 +89,7 @@ impl Engine {
             network: nnue::embedded(),
             tablebases: None,
             rng: SplitMix64::new(clock_seed()),
+            help,
         })
     }
 
@@ -168,7 +172,7 @@ impl Engine {
             Command::Display => self
                 .out
                 .line(&display::board(&self.game.board, self.options.chess960)),
-            Command::Help => self.out.line(&help::general()),
+            Command::Help => self.out.line(&self.help),
             Command::Eval => self.out.line(&match &self.evaluation() {
                 Some(network) => nnue::report(network, &self.game.board),
                 None => eval::report(&self.game.board),

@@ -43,6 +43,7 @@ pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod tablebase;
+pub mod tools;
 pub mod train;
 pub mod tune;
 pub mod uci;

@@ -1,6 +1,6 @@
 //! The `cutoff` binary: with arguments, runs them as one command and exits once its
 //! output is complete; without, speaks UCI on stdin/stdout until `quit` or end of input.
-//! The tools `analyze`, `datagen`, `train` and `tune` take `--flag value` arguments instead (see
+//! The offline tools (the table in `tools.rs`) take `--flag value` arguments instead (see
 //! their modules).
 
 // The library's lint policy (see lib.rs), for the binary's few lines.
@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use cutoff::engine::Engine;
 use cutoff::output::Output;
-use cutoff::{help, uci};
+use cutoff::{help, tools, uci};
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -25,7 +25,7 @@ fn main() -> ExitCode {
         return status;
     }
     let out = Arc::new(Output::stdout());
-    let mut engine = match Engine::new(Arc::clone(&out)) {
+    let mut engine = match Engine::new(Arc::clone(&out), tools::help()) {
         Ok(engine) => engine,
         Err(error) => {
             eprintln!("cutoff: cannot start the search thread: {error}");
@@ -51,11 +51,11 @@ fn main() -> ExitCode {
 fn answer_help(args: &[String]) -> Option<ExitCode> {
     let first = args.first()?.as_str();
     let text = match first {
-        "--help" | "-h" | "help" if args.len() == 1 => help::general(),
+        "--help" | "-h" | "help" if args.len() == 1 => tools::help(),
         "--version" | "-V" if args.len() == 1 => help::version(),
         tool => {
             let asks = args[1..].iter().any(|a| a == "--help" || a == "-h");
-            match help::tool_usage(tool) {
+            match tools::usage(tool) {
                 Some(usage) if asks => usage,
                 _ => return None,
             }
@@ -65,17 +65,11 @@ fn answer_help(args: &[String]) -> Option<ExitCode> {
     Some(ExitCode::SUCCESS)
 }
 
-/// Runs a tool subcommand (`analyze`, `datagen`, `train`, `tune`) if the arguments name one.
+/// Runs a tool subcommand (a row of `tools::TOOLS`) if the arguments name one.
 fn run_tool(args: &[String]) -> Option<ExitCode> {
     let (name, rest) = args.split_first()?;
-    let result: Result<(), Box<dyn std::error::Error>> = match name.as_str() {
-        "analyze" => cutoff::analyze::main(rest).map_err(Into::into),
-        "datagen" => cutoff::datagen::main(rest).map_err(Into::into),
-        "train" => cutoff::train::main(rest).map_err(Into::into),
-        "tune" => cutoff::tune::main(rest).map_err(Into::into),
-        _ => return None,
-    };
-    Some(match result {
+    let tool = tools::find(name)?;
+    Some(match (tool.run)(rest) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("cutoff {name}: error: {error}");
