@@ -36,11 +36,13 @@ pub mod options;
 pub mod output;
 pub mod par;
 pub mod perft;
+pub mod pgn;
 #[cfg(test)]
 mod playouts;
 pub mod position;
 pub mod rng;
 pub mod rules;
+pub mod san;
 pub mod search;
 pub mod tablebase;
 pub mod tools;

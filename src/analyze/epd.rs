@@ -2,15 +2,15 @@
 //! operations `opcode operand ... ;` (the last `;` may be missing). Operands are words or
 //! `"quoted strings"`, which may hold spaces and semicolons. The opcodes `analyze` uses are
 //! `id` (a name), `bm` (best moves) and `am` (moves to avoid), whose moves may be SAN or
-//! UCI (see `san.rs`), and `hmvc`/`fmvn` (the move counters, when the FEN part has none);
+//! UCI (see `crate::san`), and `hmvc`/`fmvn` (the move counters, when the FEN part has none);
 //! the others are kept but not interpreted.
 
 use std::fmt;
 
 use cozy_chess::{Board, Move};
 
-use super::san::parse_move;
 use crate::position::{parse_fen, PositionError};
+use crate::san::parse_move;
 
 /// Why an EPD line was rejected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -297,7 +297,7 @@ mod tests {
         assert_eq!(record.board.halfmove_clock(), 7);
         assert_eq!(record.board.fullmove_number(), 40);
         let qxd5 = record.avoid[0];
-        let kf2 = crate::analyze::san::parse_san(&record.board, "Kf2").unwrap();
+        let kf2 = crate::san::parse_san(&record.board, "Kf2").unwrap();
         assert_eq!(record.solved_by(Some(qxd5)), Some(false));
         assert_eq!(record.solved_by(Some(kf2)), Some(true));
         assert_eq!(record.solved_by(None), Some(false));

@@ -12,14 +12,13 @@
 //! the first of the given limits is reached; with none, `--movetime 1000`. stdout gets one
 //! JSON object per position, in file order, then a summary object (see the README for the
 //! fields). A position is solved when the best move is one of its `bm` moves and none of its
-//! `am` moves (SAN or UCI, see `san.rs`). Progress, bad lines (named by line number and
+//! `am` moves (SAN or UCI, see `crate::san`). Progress, bad lines (named by line number and
 //! skipped) and the final `solved X/Y` go to stderr. Exit status: 0 once the file was read,
 //! whatever the results; non-zero for bad flags or an unreadable file.
 
 mod analysis;
 pub mod epd;
 pub mod json;
-pub mod san;
 
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -261,7 +260,7 @@ fn position_json(number: usize, record: &EpdRecord, analysis: &Analysis, chess96
     let best = analysis
         .best
         .map(|mv| to_uci(board, mv, chess960).to_string());
-    let san = analysis.best.map(|mv| san::to_san(board, mv));
+    let san = analysis.best.map(|mv| crate::san::to_san(board, mv));
     let score = match analysis.score {
         Score::Mate(moves) => ScoreJson::Mate(moves),
         Score::Cp(cp) => ScoreJson::Cp(cp),
@@ -291,11 +290,15 @@ fn progress(number: usize, record: &EpdRecord, analysis: &Analysis) -> String {
         .id
         .clone()
         .unwrap_or_else(|| format!("line {number}"));
-    let san = analysis
-        .best
-        .map_or_else(|| "(no move)".to_string(), |mv| san::to_san(board, mv));
+    let san = analysis.best.map_or_else(
+        || "(no move)".to_string(),
+        |mv| crate::san::to_san(board, mv),
+    );
     let sans = |moves: &[cozy_chess::Move]| -> String {
-        let list: Vec<String> = moves.iter().map(|&mv| san::to_san(board, mv)).collect();
+        let list: Vec<String> = moves
+            .iter()
+            .map(|&mv| crate::san::to_san(board, mv))
+            .collect();
         list.join(" ")
     };
     let verdict = match record.solved_by(analysis.best) {

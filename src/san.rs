@@ -1,5 +1,6 @@
 //! Standard Algebraic Notation: renders a legal move as SAN (`Nbd7`, `exd8=Q#`, `O-O`) and
-//! finds the legal move a SAN or UCI token denotes, for the `bm`/`am` moves of EPD suites.
+//! finds the legal move a SAN or UCI token denotes, for the `bm`/`am` moves of EPD suites
+//! (`analyze`) and the moves of PGN games (`pgn`).
 //!
 //! Castling is `O-O` (king side) or `O-O-O` in standard chess and Chess960 alike. Reading
 //! is lenient where suites are: annotations (`+ # ! ?`) are ignored, `0-0` is castling, a
@@ -91,25 +92,51 @@ pub fn parse_move(board: &Board, token: &str, chess960: bool) -> Option<Move> {
     parse_san(board, token)
 }
 
-/// The legal move of `board` that the SAN `token` denotes: an exact match of the rendered
-/// SAN first, then the lenient reading described in the module comment.
+/// Why a SAN token denotes no legal move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SanError {
+    /// The token is not a move in SAN (nor in UCI-like long notation).
+    #[error("not a move")]
+    Unreadable,
+    /// No legal move fits.
+    #[error("illegal move")]
+    Illegal,
+    /// Several legal moves fit (the token lacks its disambiguation).
+    #[error("ambiguous move ({0} legal moves fit)")]
+    Ambiguous(usize),
+}
+
+/// The legal move of `board` that the SAN `token` denotes, if exactly one does (see
+/// [`resolve_san`]).
 pub fn parse_san(board: &Board, token: &str) -> Option<Move> {
+    resolve_san(board, token).ok()
+}
+
+/// The legal move of `board` that the SAN `token` denotes, read as described in the
+/// module comment, or why there is none. Castling, in Chess960 too, comes back as
+/// cozy-chess writes it: the king taking its own rook.
+pub fn resolve_san(board: &Board, token: &str) -> Result<Move, SanError> {
     let text = normalize(token);
     if text.is_empty() {
-        return None;
+        return Err(SanError::Unreadable);
     }
+    // The pattern describes every SAN rendering of a move, so when exactly one legal move
+    // fits it, that move is the one an exact match would find.
+    let pattern = Pattern::parse(&text).ok_or(SanError::Unreadable)?;
     let moves = legal_moves(board);
-    if let Some(&mv) = moves
+    let fits: Vec<Move> = moves
         .iter()
-        .find(|&&mv| normalize(&san_without_check(board, mv)) == text)
-    {
-        return Some(mv);
-    }
-    let pattern = Pattern::parse(&text)?;
-    let mut fits = moves.into_iter().filter(|&mv| pattern.fits(board, mv));
-    match (fits.next(), fits.next()) {
-        (Some(mv), None) => Some(mv),
-        _ => None,
+        .copied()
+        .filter(|&mv| pattern.fits(board, mv))
+        .collect();
+    match fits.as_slice() {
+        [mv] => Ok(*mv),
+        [] => Err(SanError::Illegal),
+        _ => fits
+            .iter()
+            .copied()
+            .find(|&mv| normalize(&san_without_check(board, mv)) == text)
+            .ok_or(SanError::Ambiguous(fits.len())),
     }
 }
 
