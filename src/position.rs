@@ -385,6 +385,34 @@ pub fn from_uci(board: &Board, uci: UciMove, chess960: bool) -> Option<Move> {
     })
 }
 
+/// The key under which `board` counts for repetitions: its hash, with the en-passant
+/// file only when an en-passant capture is legal. By the rules two positions are the same
+/// when the same moves are possible, so the position right after a double pawn step that
+/// no pawn can take equals the same position reached later (cozy-chess's `hash` keeps the
+/// file after every double step). Inside the search, where only the hash is at hand, the
+/// two differ as before; the game's history uses this key.
+pub fn repetition_key(board: &Board) -> u64 {
+    let Some(file) = board.en_passant() else {
+        return board.hash();
+    };
+    let us = board.side_to_move();
+    let target = Square::new(file, cozy_chess::Rank::Sixth.relative_to(us));
+    let capturable = cozy_chess::get_pawn_attacks(target, !us)
+        .iter()
+        .any(|from| {
+            board.is_legal(Move {
+                from,
+                to: target,
+                promotion: None,
+            })
+        });
+    if capturable {
+        board.hash()
+    } else {
+        board.hash_without_ep()
+    }
+}
+
 /// The position the search starts from and the positions that led to it.
 #[derive(Clone, Debug, Default)]
 pub struct Game {
@@ -427,9 +455,9 @@ impl Game {
         Ok(game)
     }
 
-    /// Plays a legal move, remembering the position it leaves.
+    /// Plays a legal move, remembering the position it leaves (by its [`repetition_key`]).
     pub fn play(&mut self, mv: Move) {
-        self.history.push(self.board.hash());
+        self.history.push(repetition_key(&self.board));
         self.board.play_unchecked(mv);
         if self.board.halfmove_clock() == 0 {
             self.history.clear();

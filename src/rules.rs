@@ -6,7 +6,7 @@
 use cozy_chess::{BitBoard, Board, Color, Move, Piece};
 
 use crate::moves::is_capture;
-use crate::position::Game;
+use crate::position::{repetition_key, Game};
 
 /// How a game ended by the rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,11 +121,30 @@ pub fn game_end(game: &Game) -> Option<GameEnd> {
     if insufficient_material(board) {
         return Some(GameEnd::InsufficientMaterial);
     }
-    let key = board.hash();
+    let key = repetition_key(board);
     if game.history.iter().filter(|&&h| h == key).count() >= 2 {
         return Some(GameEnd::Repetition);
     }
     None
+}
+
+/// How many of `moves`, played from `game`, a reported line keeps: up to and including
+/// the first move after which the game has ended by the rules ([`game_end`]: mate,
+/// stalemate, the fifty-move rule, insufficient material, or a threefold repetition
+/// counting the game's earlier positions), and never past an illegal move. A principal
+/// variation that went on past such a move would show a line that cannot be played.
+pub fn line_until_game_end(game: &Game, moves: &[Move]) -> usize {
+    let mut game = game.clone();
+    for (index, &mv) in moves.iter().enumerate() {
+        if !game.board.is_legal(mv) {
+            return index;
+        }
+        game.play(mv);
+        if game_end(&game).is_some() {
+            return index + 1;
+        }
+    }
+    moves.len()
 }
 
 /// The squares the opponent of the side to move attacks, layered by the cheapest kind of
@@ -259,6 +278,55 @@ mod tests {
         assert_eq!(game_end(&game(fen, &shuffle)), None);
         let twice: Vec<&str> = shuffle.iter().chain(shuffle.iter()).copied().collect();
         assert_eq!(game_end(&game(fen, &twice)), Some(GameEnd::Repetition));
+    }
+
+    #[test]
+    fn the_position_after_a_double_step_that_no_pawn_can_take_counts_for_repetitions() {
+        // After 1.e4 no black pawn can take en passant, so the position after 1.e4 is the
+        // one that 3.Ng1 and 5.Ng1 bring back: the third time ends the game.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let knights = ["g8f6", "g1f3", "f6g8", "f3g1"];
+        let mut moves = vec!["e2e4"];
+        moves.extend(knights);
+        assert_eq!(game_end(&game(start, &moves)), None);
+        moves.extend(knights);
+        assert_eq!(game_end(&game(start, &moves)), Some(GameEnd::Repetition));
+        // Where the double step can be taken en passant, the positions differ.
+        let fen = "4k3/8/8/8/5p2/8/4P3/R3K3 w - - 0 1";
+        let rooks = ["e8d8", "a1a2", "d8e8", "a2a1"];
+        let mut moves = vec!["e2e4"];
+        moves.extend(rooks);
+        moves.extend(rooks);
+        assert_eq!(game_end(&game(fen, &moves)), None);
+    }
+
+    #[test]
+    fn a_line_ends_at_the_move_that_ends_the_game() {
+        let fen = "8/8/4k3/8/8/3RK3/8/8 w - - 0 1";
+        let g = game(
+            fen,
+            &["d3d1", "e6e7", "d1d3", "e7e6", "d3d1", "e6e7", "d1d3"],
+        );
+        let line = line_of(&["e7e6", "d3d1", "e6e7"]);
+        // ...Ke6 stands in the start position for the third time.
+        assert_eq!(line_until_game_end(&g, &line), 1);
+        // Without the history the whole line is played.
+        let fresh = Game::new(g.board.clone());
+        assert_eq!(line_until_game_end(&fresh, &line), 3);
+        // Mate ends a line; an illegal move is never kept.
+        let mate = game("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", &[]);
+        assert_eq!(line_until_game_end(&mate, &line_of(&["d1d8", "g8h8"])), 1);
+        assert_eq!(line_until_game_end(&mate, &line_of(&["d1d2", "g1g3"])), 1);
+        // The fifty-move rule: the move that makes the hundredth quiet ply ends it.
+        let clock = game("8/8/4k3/8/8/3RK3/8/8 w - - 98 80", &[]);
+        assert_eq!(
+            line_until_game_end(&clock, &line_of(&["d3d1", "e6e7", "d1d3"])),
+            2
+        );
+    }
+
+    fn line_of(moves: &[&str]) -> Vec<Move> {
+        moves.iter().map(|m| m.parse().unwrap()).collect()
     }
 
     #[test]

@@ -23,6 +23,7 @@ use super::tt::TranspositionTable;
 use super::{SearchJob, SearchOutcome};
 use crate::output::Output;
 use crate::position::legal_moves;
+use crate::rules::game_end;
 
 /// Runs the iterative deepening loop on the calling thread: thread `id` of the search,
 /// the main thread (id 0) being the one given `out` to report to. Gives back the
@@ -40,7 +41,7 @@ fn run(
 ) -> (SearchOutcome, Box<Histories>) {
     let board = &job.game.board;
     let evaluator = Evaluator::new(job.settings.network.as_ref(), board);
-    let mut searcher = Searcher::new(tt, histories, control, &job.game.history, evaluator);
+    let mut searcher = Searcher::new(tt, histories, control, &job.game, evaluator);
     searcher.tablebases = job.settings.tablebases.clone();
     searcher.root_tb_score = root_tb_score;
     searcher.reporter = out.map(|out| Reporter {
@@ -164,7 +165,7 @@ fn keep_stopped_depth(
 /// updated with it at that moment.
 fn stopped_best(searcher: &Searcher<'_>) -> Option<Line> {
     let (mv, score) = searcher.root_best?;
-    let line = searcher.pv.root_line();
+    let line = searcher.root_line();
     let moves = if line.first() == Some(&mv) {
         line
     } else {
@@ -259,8 +260,15 @@ fn choose_move(
     let best = best_line
         .and_then(|l| l.moves.first().copied())
         .or_else(|| root_moves.first().copied());
+    // No move to ponder on once the best move ends the game (the line then stops there).
+    // (`best` is a legal root move.)
+    let best_ends_game = best.is_some_and(|mv| {
+        let mut after = job.game.clone();
+        after.play(mv);
+        game_end(&after).is_some()
+    });
     let ponder = best_line.and_then(|l| l.moves.get(1).copied()).or_else(|| {
-        let mv = best?;
+        let mv = best.filter(|_| !best_ends_game)?;
         let mut after = board.clone();
         after.try_play(mv).ok()?;
         tt.probe(after.hash(), 0)
@@ -304,7 +312,7 @@ fn aspiration_search(
         if searcher.control.stopped() {
             return None;
         }
-        let moves = searcher.pv.root_line();
+        let moves = searcher.root_line();
         if score <= alpha {
             // Fail low: the line is worse than thought; widen downwards.
             searcher.report_bound(score, ScoreBound::Upper, &moves, line_count);

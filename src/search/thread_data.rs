@@ -5,6 +5,7 @@
 use cozy_chess::{Board, Move, Piece, Square};
 
 use super::evaluator::Evaluator;
+use crate::position::Game;
 use crate::rules::OpponentAttacks;
 
 use super::control::Control;
@@ -133,6 +134,9 @@ pub struct Searcher<'a> {
     pub path: Vec<u64>,
     /// Length of `path` at the root: entries before it come from the game.
     pub root_index: usize,
+    /// The root position with the game's earlier positions, to end reported lines where
+    /// the game would end.
+    pub root_game: Game,
     pub nodes: u64,
     pub seldepth: u32,
     pub root_depth: i32,
@@ -170,11 +174,11 @@ impl<'a> Searcher<'a> {
         tt: &'a TranspositionTable,
         histories: Box<Histories>,
         control: Control<'a>,
-        game_history: &[u64],
+        game: &Game,
         evaluator: Evaluator,
     ) -> Searcher<'a> {
-        let mut path = Vec::with_capacity(game_history.len() + MAX_PLY + 8);
-        path.extend_from_slice(game_history);
+        let mut path = Vec::with_capacity(game.history.len() + MAX_PLY + 8);
+        path.extend_from_slice(&game.history);
         Searcher {
             tt,
             control,
@@ -183,6 +187,7 @@ impl<'a> Searcher<'a> {
             stack: vec![Frame::default(); MAX_PLY + 8],
             pv: PvTable::new(),
             root_index: path.len(),
+            root_game: game.clone(),
             path,
             nodes: 0,
             seldepth: 0,
@@ -195,6 +200,14 @@ impl<'a> Searcher<'a> {
             tablebases: None,
             root_tb_score: None,
         }
+    }
+
+    /// The root's principal variation as far as the game would go: cut after the first
+    /// move that ends the game by the rules (see [`crate::rules::line_until_game_end`]).
+    pub fn root_line(&self) -> Vec<Move> {
+        let mut line = self.pv.root_line();
+        line.truncate(crate::rules::line_until_game_end(&self.root_game, &line));
+        line
     }
 
     /// The one make-move path: makes `mv` from `board` (the position at `ply`) and
