@@ -35,7 +35,7 @@ use crate::search::strength::Strength;
 use crate::search::thread::{ActiveSearch, SearchThread, Task};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Clock, Limits, SearchJob, Settings};
-use crate::tablebase::{self, Probing, TablebaseError, Tablebases};
+use crate::tablebase::{Probing, Tablebases};
 use crate::{display, eval, perft};
 
 /// Whether the input loop should go on after a command.
@@ -332,34 +332,19 @@ impl Engine {
 
     /// Loads the Syzygy tables in the folders of `path` (an empty path unloads them) and
     /// reports what was found; a folder that does not exist or holds no table is refused,
-    /// and the old tables stay.
+    /// and the old tables stay (`Tablebases::replace`).
     fn load_tablebases(&mut self, path: String) {
-        if path.is_empty() {
-            self.tablebases = None;
-            self.options.syzygy_path = path;
-            return;
-        }
-        if let Err(error) = tablebase::scan(&path) {
-            self.out.error(&error.to_string());
-            return;
-        }
-        // The prober holds one set of tables per process: let go of the old set first,
-        // and take it back if the new one cannot be loaded.
-        let old_path = std::mem::take(&mut self.options.syzygy_path);
-        self.tablebases = None;
-        match open_tablebases(&path) {
-            Ok(tables) => {
-                self.out.info_string(&tables.scan().summary());
-                self.tablebases = Some(tables);
+        match Tablebases::replace(&mut self.tablebases, &path) {
+            Ok(()) => {
+                if let Some(tables) = &self.tablebases {
+                    self.out.info_string(&tables.scan().summary());
+                }
                 self.options.syzygy_path = path;
             }
             Err(error) => {
                 self.out.error(&error.to_string());
-                if !old_path.is_empty() {
-                    self.tablebases = open_tablebases(&old_path).ok();
-                    if self.tablebases.is_some() {
-                        self.options.syzygy_path = old_path;
-                    }
+                if self.tablebases.is_none() {
+                    self.options.syzygy_path.clear();
                 }
             }
         }
@@ -586,22 +571,6 @@ fn is_game_move(params: &GoParams) -> bool {
         || params.nodes.is_some()
         || params.mate.is_some();
     timed && !analysis
-}
-
-/// Opens the tables at `path`. The search that ended last may still hold the old tables
-/// for a moment after its `bestmove` (its job is dropped just after), so a refusal
-/// because other tables are in use is retried for up to a second.
-fn open_tablebases(path: &str) -> Result<Tablebases, TablebaseError> {
-    let mut tries = 0;
-    loop {
-        match Tablebases::open(path) {
-            Err(TablebaseError::Busy(_)) if tries < 1000 => {
-                tries += 1;
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            result => return result,
-        }
-    }
 }
 
 /// A seed that differs from one engine start to the next.

@@ -21,7 +21,6 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod analyze;
-pub mod bench;
 mod bench_positions;
 pub mod book;
 pub mod cli;
@@ -43,6 +42,7 @@ pub mod position;
 pub mod rng;
 pub mod rules;
 pub mod san;
+pub mod score;
 pub mod search;
 pub mod tablebase;
 pub mod tools;

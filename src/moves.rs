@@ -30,6 +30,13 @@ pub fn is_capture(board: &Board, mv: Move) -> bool {
         || (mv.from.file() != mv.to.file() && board.colored_pieces(us, Piece::Pawn).has(mv.from))
 }
 
+/// Whether `mv` (a legal move of `board`) captures en passant: what it captures does not
+/// stand on the square it moves to.
+#[inline(always)]
+pub fn is_en_passant(board: &Board, mv: Move) -> bool {
+    captured(board, mv).is_some_and(|(_, square)| square != mv.to)
+}
+
 /// Whether `mv` castles: the king moves onto a rook of its own colour.
 #[inline(always)]
 pub fn is_castling(board: &Board, mv: Move) -> bool {

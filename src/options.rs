@@ -1,8 +1,6 @@
 //! The engine's UCI options: their declarations for `uci`, and validated updates for
 //! `setoption`. A bad value is refused and the old value kept.
 
-use std::fmt;
-
 use protocol::{quote, OptionKind, OptionSpec};
 
 use crate::search::strength;
@@ -97,63 +95,24 @@ pub enum Change {
 }
 
 /// Why a `setoption` was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OptionError {
+    #[error("unknown option {}", quote(.0))]
     Unknown(String),
+    #[error("option {} needs a value", quote(.0))]
     MissingValue(String),
-    NotANumber {
-        name: String,
-        value: String,
-    },
+    #[error("option {}: {} is not an integer", quote(.name), quote(.value))]
+    NotANumber { name: String, value: String },
+    #[error("option {}: {} is out of range {min}..{max}; value unchanged", quote(.name), quote(.value))]
     OutOfRange {
         name: String,
         value: String,
         min: i64,
         max: i64,
     },
-    NotABoolean {
-        name: String,
-        value: String,
-    },
+    #[error("option {}: {} is not true or false", quote(.name), quote(.value))]
+    NotABoolean { name: String, value: String },
 }
-
-impl fmt::Display for OptionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OptionError::Unknown(name) => write!(f, "unknown option {}", quote(name)),
-            OptionError::MissingValue(name) => write!(f, "option {} needs a value", quote(name)),
-            OptionError::NotANumber { name, value } => {
-                write!(
-                    f,
-                    "option {}: {} is not an integer",
-                    quote(name),
-                    quote(value)
-                )
-            }
-            OptionError::OutOfRange {
-                name,
-                value,
-                min,
-                max,
-            } => write!(
-                f,
-                "option {}: {} is out of range {min}..{max}; value unchanged",
-                quote(name),
-                quote(value)
-            ),
-            OptionError::NotABoolean { name, value } => {
-                write!(
-                    f,
-                    "option {}: {} is not true or false",
-                    quote(name),
-                    quote(value)
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for OptionError {}
 
 /// What kind of value an option takes, with its default and range.
 #[derive(Debug, Clone, Copy)]

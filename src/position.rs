@@ -2,76 +2,41 @@
 //! Shredder-FEN castling, moves in UCI notation for standard chess and Chess960, and the
 //! game history the search needs for draw detection.
 
-use std::fmt;
-
 use cozy_chess::{Board, Color, File, Move, Piece, Square};
 use protocol::{quote, PositionStart, Promotion, UciMove};
 
 /// Why a `position` command was rejected.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    #[error("invalid FEN: expected 4 to 6 fields, found {0}")]
     FieldCount(usize),
+    #[error("invalid FEN piece placement: {0}")]
     Placement(String),
-    KingCount {
-        color: &'static str,
-        count: usize,
-    },
+    #[error("invalid FEN: {color} has {count} kings, expected exactly one")]
+    KingCount { color: &'static str, count: usize },
+    #[error("invalid FEN: pawn on {0}, on the first or last rank")]
     PawnOnBackRank(String),
+    #[error("invalid FEN: {0} has too many pieces")]
     TooManyPieces(&'static str),
     /// The two kings stand on neighbouring squares (white's first): each would attack
     /// the other, which no legal game reaches.
-    KingsTouching {
-        white: String,
-        black: String,
-    },
+    #[error("invalid FEN: the kings on {white} and {black} stand next to each other")]
+    KingsTouching { white: String, black: String },
+    #[error("invalid FEN: side to move {} is not 'w' or 'b'", quote(.0))]
     SideToMove(String),
+    #[error("invalid FEN: the side not to move is in check, or the side to move is in an impossible check")]
     ImpossibleCheck,
+    #[error("invalid FEN castling rights: {0}")]
     Castling(String),
+    #[error("invalid FEN en-passant square: {0}")]
     EnPassant(String),
+    #[error("invalid FEN halfmove clock {}", quote(.0))]
     HalfmoveClock(String),
+    #[error("invalid FEN fullmove number {}", quote(.0))]
     FullmoveNumber(String),
-    IllegalMove {
-        index: usize,
-        token: String,
-    },
+    #[error("move {index} ({token}) is illegal in that position")]
+    IllegalMove { index: usize, token: String },
 }
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use PositionError::*;
-        match self {
-            FieldCount(n) => write!(f, "invalid FEN: expected 4 to 6 fields, found {n}"),
-            Placement(why) => write!(f, "invalid FEN piece placement: {why}"),
-            KingCount { color, count } => {
-                write!(f, "invalid FEN: {color} has {count} kings, expected exactly one")
-            }
-            PawnOnBackRank(sq) => write!(f, "invalid FEN: pawn on {sq}, on the first or last rank"),
-            TooManyPieces(color) => write!(f, "invalid FEN: {color} has too many pieces"),
-            KingsTouching { white, black } => write!(
-                f,
-                "invalid FEN: the kings on {white} and {black} stand next to each other"
-            ),
-            SideToMove(tok) => write!(
-                f,
-                "invalid FEN: side to move {} is not 'w' or 'b'",
-                quote(tok)
-            ),
-            ImpossibleCheck => write!(
-                f,
-                "invalid FEN: the side not to move is in check, or the side to move is in an impossible check"
-            ),
-            Castling(why) => write!(f, "invalid FEN castling rights: {why}"),
-            EnPassant(why) => write!(f, "invalid FEN en-passant square: {why}"),
-            HalfmoveClock(tok) => write!(f, "invalid FEN halfmove clock {}", quote(tok)),
-            FullmoveNumber(tok) => write!(f, "invalid FEN fullmove number {}", quote(tok)),
-            IllegalMove { index, token } => {
-                write!(f, "move {index} ({token}) is illegal in that position")
-            }
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
 
 /// Parses and validates a FEN (4 to 6 fields). In Chess960 mode castling rights may be
 /// given as X-FEN (`KQkq`, outermost rook; or a file letter) or Shredder-FEN (`HAha`);

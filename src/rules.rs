@@ -83,25 +83,6 @@ pub fn search_draw(board: &Board, path: &[u64], root_index: usize) -> bool {
     fifty_move_draw(board) || insufficient_material(board) || repetition(board, path, root_index)
 }
 
-/// Whether the Syzygy tables may be probed for `board` at the root of a search (or for
-/// a game's adjudication): at most `max_pieces` pieces, kings included, and no castling
-/// rights (the tables know no castling). The fifty-move counter may be anything: the
-/// DTZ tables take it into account.
-pub fn tablebase_root_probeable(board: &Board, max_pieces: u32) -> bool {
-    board.occupied().len() <= max_pieces
-        && board.castle_rights(Color::White).short.is_none()
-        && board.castle_rights(Color::White).long.is_none()
-        && board.castle_rights(Color::Black).short.is_none()
-        && board.castle_rights(Color::Black).long.is_none()
-}
-
-/// Whether the WDL tables may be probed for `board` inside the search tree: as at the
-/// root, and moreover right after a capture or pawn move (a zero fifty-move counter),
-/// since the WDL tables assume one.
-pub fn tablebase_probeable(board: &Board, max_pieces: u32) -> bool {
-    board.halfmove_clock() == 0 && tablebase_root_probeable(board, max_pieces)
-}
-
 /// How `game` has ended, if it has: mate and stalemate first, then the fifty-move rule,
 /// insufficient material and threefold repetition (the position for the third time).
 pub fn game_end(game: &Game) -> Option<GameEnd> {
@@ -369,18 +350,6 @@ mod tests {
         assert!(is_noisy(&promo, "b7b8n".parse().unwrap()));
         let castle = board("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
         assert!(is_quiet(&castle, "e1h1".parse().unwrap()));
-    }
-
-    #[test]
-    fn tablebase_eligibility() {
-        let kqk = board("8/8/4k3/8/8/4K3/8/Q7 w - - 0 1");
-        assert!(tablebase_probeable(&kqk, 3));
-        assert!(!tablebase_probeable(&kqk, 2));
-        let later = board("8/8/4k3/8/8/4K3/8/Q7 w - - 5 9");
-        assert!(!tablebase_probeable(&later, 5));
-        assert!(tablebase_root_probeable(&later, 5));
-        let castling = board("8/8/4k3/8/8/8/8/R3K3 w Q - 0 1");
-        assert!(!tablebase_root_probeable(&castling, 7));
     }
 
     #[test]

@@ -10,6 +10,12 @@
 //! accepts folders that do not exist and does not count tables by itself, so the folders
 //! are scanned here ([`scan`]) before the prober is asked to load them.
 //!
+//! The whole lifecycle of a set lives here: [`Tablebases::replace`] scans the folders once,
+//! lets go of the old set, loads the new one (with one retry policy: wait up to a second
+//! for the prober to be free) and takes the old set back on failure. So does the question
+//! which positions may be probed ([`Tablebases::covers`], [`Probing::probes_root`],
+//! [`Probing::probes_in_tree`]), answered with the tables' own piece limit.
+//!
 //! A probe never fails loudly: a position outside the loaded tables, or a table that
 //! cannot be read, answers `None`, and the search goes on as if there were no table.
 
@@ -295,8 +301,10 @@ struct Loaded {
 /// The loaded set, if any handle to it is alive.
 static CURRENT: Mutex<Option<Weak<Loaded>>> = Mutex::new(None);
 
-/// How many times (5 ms apart) `Tablebases::open` retries while an earlier set unloads.
-const UNLOAD_WAITS: u32 = 200;
+/// How long loading waits for the prober to be free (an earlier set still held by a
+/// search that is ending, or still unloading), and how often it looks.
+const FREE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+const FREE_POLL: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// A loaded set of Syzygy tables. Clones share the tables; they are unloaded when the
 /// last clone goes.
@@ -358,7 +366,26 @@ impl Tablebases {
     /// Loads the tables in the folders of `path` (separated by [`PATH_SEPARATOR`]), or
     /// shares them if the same folders are loaded already.
     pub fn open(path: &str) -> Result<Tablebases, TablebaseError> {
-        let scan = scan(path)?;
+        Tablebases::load(scan(path)?)
+    }
+
+    /// Loads the tables `scan` found, with the one retry policy: while another set is in
+    /// use or unloading, try again every [`FREE_POLL`] for up to [`FREE_WAIT`], then
+    /// answer [`TablebaseError::Busy`].
+    fn load(scan: Scan) -> Result<Tablebases, TablebaseError> {
+        let started = std::time::Instant::now();
+        loop {
+            match Tablebases::try_load(&scan) {
+                Err(TablebaseError::Busy(_)) if started.elapsed() < FREE_WAIT => {
+                    std::thread::sleep(FREE_POLL);
+                }
+                result => return result,
+            }
+        }
+    }
+
+    /// One attempt at loading the tables `scan` found.
+    fn try_load(scan: &Scan) -> Result<Tablebases, TablebaseError> {
         let key = scan
             .folders
             .iter()
@@ -372,32 +399,50 @@ impl Tablebases {
             }
             return Err(TablebaseError::Busy(loaded.key.clone()));
         }
-        // A set whose last handle is going away on another thread may still be unloading:
+        // A set whose last handle went away on another thread may still be unloading:
         // the prober refuses a new set until it is gone, which takes moments.
-        let unloading = current.is_some();
-        let mut attempts = 0;
-        let prober = loop {
-            match TableBases::<Adapter>::new(&key) {
-                Err(TBError::AlreadyInitialized) if unloading && attempts < UNLOAD_WAITS => {
-                    attempts += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(5));
-                }
-                result => {
-                    break result.map_err(|why| TablebaseError::Load {
-                        path: key.clone(),
-                        why: format!("{why:?}"),
-                    })?
-                }
+        let prober = match TableBases::<Adapter>::new(&key) {
+            Err(TBError::AlreadyInitialized) if current.is_some() => {
+                return Err(TablebaseError::Busy(key));
             }
+            result => result.map_err(|why| TablebaseError::Load {
+                path: key.clone(),
+                why: format!("{why:?}"),
+            })?,
         };
         let loaded = Arc::new(Loaded {
             prober,
-            scan,
+            scan: scan.clone(),
             key,
             root: Mutex::new(()),
         });
         *current = Some(Arc::downgrade(&loaded));
         Ok(Tablebases { loaded })
+    }
+
+    /// Replaces the set `held` (if any) with the tables in the folders of `path`; an
+    /// empty path just lets go of it. The folders are scanned first, and a scan that fails
+    /// leaves `held` alone. The prober holds one set per process, so the old set is let go
+    /// before the new one loads, and taken back (from its own scan) if the new one cannot
+    /// load. On failure `held` is the old set again, or `None` if that could not be
+    /// reloaded either.
+    pub fn replace(held: &mut Option<Tablebases>, path: &str) -> Result<(), TablebaseError> {
+        if path.is_empty() {
+            *held = None;
+            return Ok(());
+        }
+        let scan = scan(path)?;
+        let old_scan = held.take().map(|old| old.scan().clone());
+        match Tablebases::load(scan) {
+            Ok(tables) => {
+                *held = Some(tables);
+                Ok(())
+            }
+            Err(error) => {
+                *held = old_scan.and_then(|old| Tablebases::load(old).ok());
+                Err(error)
+            }
+        }
     }
 
     /// What the scan of the folders found.
@@ -546,9 +591,28 @@ impl Tablebases {
     }
 
     /// Whether the tables may hold `board`: no castling rights, few enough pieces.
-    fn covers(&self, board: &Board) -> bool {
-        crate::rules::tablebase_root_probeable(board, self.max_pieces())
+    pub fn covers(&self, board: &Board) -> bool {
+        root_probeable(board, self.max_pieces())
     }
+}
+
+/// Whether the tables may be probed for `board` at the root of a search (or for a
+/// game's adjudication): at most `max_pieces` pieces, kings included, and no castling
+/// rights (the tables know no castling). The fifty-move counter may be anything: the DTZ
+/// tables take it into account.
+fn root_probeable(board: &Board, max_pieces: u32) -> bool {
+    board.occupied().len() <= max_pieces
+        && board.castle_rights(Color::White).short.is_none()
+        && board.castle_rights(Color::White).long.is_none()
+        && board.castle_rights(Color::Black).short.is_none()
+        && board.castle_rights(Color::Black).long.is_none()
+}
+
+/// Whether the WDL tables may be probed for `board` inside the search tree: as at the
+/// root, and moreover right after a capture or pawn move (a zero fifty-move counter),
+/// since the WDL tables assume one.
+fn tree_probeable(board: &Board, max_pieces: u32) -> bool {
+    board.halfmove_clock() == 0 && root_probeable(board, max_pieces)
 }
 
 /// The legal move of `board` from `from` to `to` (promoting as told), as the prober
@@ -598,6 +662,17 @@ impl Probing {
     /// table, whichever is smaller.
     pub fn piece_limit(&self) -> u32 {
         self.probe_limit.min(self.tables.max_pieces())
+    }
+
+    /// Whether the root `board` of a search may be probed (see [`root_probeable`]).
+    pub fn probes_root(&self, board: &Board) -> bool {
+        root_probeable(board, self.piece_limit())
+    }
+
+    /// Whether `board` inside the search tree may be probed, `depth` plies from the
+    /// horizon: deep enough for `SyzygyProbeDepth`, and see [`tree_probeable`].
+    pub fn probes_in_tree(&self, board: &Board, depth: i32) -> bool {
+        depth >= self.probe_depth && tree_probeable(board, self.piece_limit())
     }
 }
 
@@ -677,6 +752,18 @@ mod tests {
                 dtz: 1
             }
         );
+    }
+
+    #[test]
+    fn tablebase_eligibility() {
+        let kqk = board("8/8/4k3/8/8/4K3/8/Q7 w - - 0 1");
+        assert!(tree_probeable(&kqk, 3));
+        assert!(!tree_probeable(&kqk, 2));
+        let later = board("8/8/4k3/8/8/4K3/8/Q7 w - - 5 9");
+        assert!(!tree_probeable(&later, 5));
+        assert!(root_probeable(&later, 5));
+        let castling = board("8/8/4k3/8/8/8/8/R3K3 w Q - 0 1");
+        assert!(!root_probeable(&castling, 7));
     }
 
     #[test]

@@ -17,11 +17,11 @@
 //!
 //! All numbers are little-endian.
 
-use std::fmt;
-
 use cozy_chess::{
     BitBoard, Board, BoardBuilder, CastleRights, Color, File, Move, Piece, Rank, Square,
 };
+
+use crate::moves::{is_castling, is_en_passant};
 
 /// The size of a packed start position.
 pub const PACKED_BOARD_BYTES: usize = 32;
@@ -65,43 +65,25 @@ pub struct ViriGame {
 }
 
 /// Why a viriformat file could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ViriError {
     /// The file ends inside a game.
+    #[error("game {game}: the data ends inside the game (byte {offset})")]
     Truncated { game: usize, offset: usize },
     /// The start position is not a legal chess position.
+    #[error("game {game}: bad start position: {why}")]
     BadBoard { game: usize, why: String },
     /// A result byte other than 0, 1 or 2.
+    #[error("game {game}: result byte {byte} is not 0, 1 or 2")]
     BadResult { game: usize, byte: u8 },
     /// A move that is not legal where it was played, or whose kind is wrong.
+    #[error("game {game}, ply {ply}: {why}")]
     BadMove {
         game: usize,
         ply: usize,
         why: String,
     },
 }
-
-impl fmt::Display for ViriError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ViriError::Truncated { game, offset } => {
-                write!(
-                    f,
-                    "game {game}: the data ends inside the game (byte {offset})"
-                )
-            }
-            ViriError::BadBoard { game, why } => {
-                write!(f, "game {game}: bad start position: {why}")
-            }
-            ViriError::BadResult { game, byte } => {
-                write!(f, "game {game}: result byte {byte} is not 0, 1 or 2")
-            }
-            ViriError::BadMove { game, ply, why } => write!(f, "game {game}, ply {ply}: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for ViriError {}
 
 impl ViriGame {
     /// Appends the game to `out`.
@@ -331,16 +313,6 @@ pub fn decode_move(board: &Board, code: u16) -> Result<Move, String> {
         return Err(format!("{mv} has the wrong kind {kind}"));
     }
     Ok(mv)
-}
-
-/// Whether `mv` castles (cozy-chess writes castling as the king taking its own rook).
-fn is_castling(board: &Board, mv: Move) -> bool {
-    board.colors(board.side_to_move()).has(mv.to)
-}
-
-/// Whether `mv` captures en passant.
-fn is_en_passant(board: &Board, mv: Move) -> bool {
-    board.piece_on(mv.from) == Some(Piece::Pawn) && Some(mv.to) == en_passant_square(board)
 }
 
 /// The square a pawn lands on when capturing en passant, if the board allows it.

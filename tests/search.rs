@@ -2,7 +2,7 @@
 
 use cozy_chess::Move;
 use cutoff::position::{from_uci, parse_fen, Game};
-use cutoff::search::score::{is_mate, mate_moves};
+use cutoff::score::{is_mate, mate_moves};
 use cutoff::search::tt::TranspositionTable;
 use cutoff::search::{think, Limits, SearchOutcome};
 

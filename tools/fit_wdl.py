@@ -40,7 +40,7 @@ def material(fen):
     return sum(VALUES.get(c.lower(), 0) for c in board)
 
 
-# Scores at or beyond this are mates or tablebase results (src/search/score.rs).
+# Scores at or beyond this are mates or tablebase results (src/score.rs).
 DECISIVE = 32_000 - 128 - 1 - 128
 
 

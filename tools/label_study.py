@@ -21,7 +21,7 @@ import chess
 
 from viri_games import decode_move, games, start_board
 
-# Scores at or beyond this are mates or tablebase results (src/search/score.rs).
+# Scores at or beyond this are mates or tablebase results (src/score.rs).
 DECISIVE = 32_000 - 128 - 1 - 128
 
 

@@ -5,62 +5,40 @@
 //! UCI (see `crate::san`), and `hmvc`/`fmvn` (the move counters, when the FEN part has none);
 //! the others are kept but not interpreted.
 
-use std::fmt;
-
 use cozy_chess::{Board, Move};
 
 use crate::position::{parse_fen, PositionError};
 use crate::san::parse_move;
 
 /// Why an EPD line was rejected.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EpdError {
     /// Fewer than the four position fields.
+    #[error("expected the 4 position fields of an EPD line, found {0}")]
     MissingFields(usize),
     /// The position fields do not make a valid position.
+    #[error("{0}")]
     Fen(PositionError),
     /// An opcode that does not start with a letter or holds other than letters, digits
     /// and `_`.
+    #[error("'{0}' is not an opcode (a letter, then letters, digits or '_')")]
     BadOpcode(String),
     /// An opcode given twice.
+    #[error("opcode '{0}' given twice")]
     RepeatedOpcode(String),
     /// A `"` without its closing `"`.
+    #[error("a '\"' string is not closed")]
     UnterminatedString,
     /// `bm`, `am`, `id`, `hmvc` or `fmvn` without an operand.
+    #[error("opcode '{0}' needs an operand")]
     NoOperand(String),
     /// A `bm` or `am` operand that is no legal move of the position.
+    #[error("{opcode} '{token}' is not a legal move in this position (SAN or UCI)")]
     BadMove { opcode: String, token: String },
     /// A `hmvc` or `fmvn` operand that is not a number.
+    #[error("{opcode} '{token}' is not a move count")]
     BadCounter { opcode: String, token: String },
 }
-
-impl fmt::Display for EpdError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EpdError::MissingFields(n) => write!(
-                f,
-                "expected the 4 position fields of an EPD line, found {n}"
-            ),
-            EpdError::Fen(error) => write!(f, "{error}"),
-            EpdError::BadOpcode(opcode) => write!(
-                f,
-                "'{opcode}' is not an opcode (a letter, then letters, digits or '_')"
-            ),
-            EpdError::RepeatedOpcode(opcode) => write!(f, "opcode '{opcode}' given twice"),
-            EpdError::UnterminatedString => write!(f, "a '\"' string is not closed"),
-            EpdError::NoOperand(opcode) => write!(f, "opcode '{opcode}' needs an operand"),
-            EpdError::BadMove { opcode, token } => write!(
-                f,
-                "{opcode} '{token}' is not a legal move in this position (SAN or UCI)"
-            ),
-            EpdError::BadCounter { opcode, token } => {
-                write!(f, "{opcode} '{token}' is not a move count")
-            }
-        }
-    }
-}
-
-impl std::error::Error for EpdError {}
 
 /// One operation: an opcode and its operands (quotes removed).
 #[derive(Debug, Clone, PartialEq, Eq)]

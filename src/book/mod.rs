@@ -11,7 +11,6 @@ mod random;
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use cozy_chess::{Board, Move};
@@ -30,16 +29,19 @@ pub struct Book {
 }
 
 /// Why a book file was refused.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BookError {
     /// The file could not be read.
+    #[error("cannot read the book {}: {source}", quote_path(.path))]
     Read {
         path: PathBuf,
         source: std::io::Error,
     },
     /// The file's size is not a whole number of 16-byte entries.
+    #[error("{} is not a Polyglot book: its size ({bytes} bytes) is not a multiple of {ENTRY_BYTES}", quote_path(.path))]
     Size { path: PathBuf, bytes: usize },
     /// The entries are not sorted by key, so they cannot be searched.
+    #[error("{} is not a Polyglot book: entry {entry} is out of key order", quote_path(.path))]
     Unsorted { path: PathBuf, entry: usize },
 }
 
@@ -47,34 +49,9 @@ pub enum BookError {
 /// short enough for one line.
 const PATH_QUOTE_LIMIT: usize = 300;
 
-impl fmt::Display for BookError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BookError::Read { path, source } => {
-                let path = path.display().to_string();
-                write!(f, "cannot read the book {}: {source}", quote_up_to(&path, PATH_QUOTE_LIMIT))
-            }
-            BookError::Size { path, bytes } => write!(
-                f,
-                "{} is not a Polyglot book: its size ({bytes} bytes) is not a multiple of {ENTRY_BYTES}",
-                quote_up_to(&path.display().to_string(), PATH_QUOTE_LIMIT)
-            ),
-            BookError::Unsorted { path, entry } => write!(
-                f,
-                "{} is not a Polyglot book: entry {entry} is out of key order",
-                quote_up_to(&path.display().to_string(), PATH_QUOTE_LIMIT)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for BookError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BookError::Read { source, .. } => Some(source),
-            _ => None,
-        }
-    }
+/// A book's path as an error quotes it.
+fn quote_path(path: &std::path::Path) -> String {
+    quote_up_to(&path.display().to_string(), PATH_QUOTE_LIMIT).to_string()
 }
 
 impl Book {

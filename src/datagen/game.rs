@@ -16,8 +16,8 @@ use cozy_chess::{Board, Color, Move};
 
 use crate::position::Game;
 use crate::rules::{game_end, is_quiet, GameEnd};
+use crate::score::is_mate;
 use crate::search::history::HistoryStore;
-use crate::search::score::is_mate;
 use crate::search::tt::TranspositionTable;
 use crate::search::{think_in_game, Limits, Settings};
 use crate::tablebase::Tablebases;
@@ -222,7 +222,7 @@ pub fn is_sample(board: &Board, best: Move, score: i32) -> bool {
 /// The result the tablebases give `board` (with its fifty-move counter, a cursed win or
 /// blessed loss being a draw), if they cover it.
 pub fn tablebase_result(tables: &Tablebases, board: &Board) -> Option<(Outcome, Ending)> {
-    if !crate::rules::tablebase_root_probeable(board, tables.max_pieces()) {
+    if !tables.covers(board) {
         return None;
     }
     let verdict = tables.probe_dtz(board)?;
@@ -385,7 +385,7 @@ mod tests {
         let capture: Move = "f3e5".parse().unwrap();
         assert!(is_sample(&board, quiet, 30));
         assert!(!is_sample(&board, capture, 30));
-        assert!(!is_sample(&board, quiet, crate::search::score::mate_in(3)));
+        assert!(!is_sample(&board, quiet, crate::score::mate_in(3)));
         let black = parse_fen(
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3",
             false,

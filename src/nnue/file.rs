@@ -35,8 +35,6 @@
 //! `eval = (sum / QA + out_bias[b]) · SCALE / (QA · QB)` centipawns for the side to move.
 //! The trainer clips weights to ±[`WEIGHT_CLIP`] so that `clamp(acc) · out_w` fits in i16.
 
-use std::fmt;
-
 use cozy_chess::{Color, File, Piece, Square};
 
 /// The magic bytes at the start of every network file.
@@ -162,65 +160,33 @@ pub struct NetworkParams {
 }
 
 /// Why a network file was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NetFileError {
     /// Not a Cutoff network (wrong magic).
+    #[error("not a Cutoff network file (bad magic)")]
     NotANetwork,
     /// A layout version this build does not read.
+    #[error("network format version {0}, this build reads 1..={VERSION}")]
     Version(u32),
     /// A hidden size outside [`HIDDEN_RANGE`] or not a multiple of 16.
+    #[error("hidden size {0} is not a multiple of 16 within {min}..={max}", min = HIDDEN_RANGE.start(), max = HIDDEN_RANGE.end())]
     Hidden(u32),
     /// A bucket count not in [`BUCKET_COUNTS`].
+    #[error("{0} output buckets, this build reads {BUCKET_COUNTS:?}")]
     Buckets(u32),
     /// An input layout this build does not know.
+    #[error("input layout {0}, this build reads 0 (plain) and 1 (king-mirrored)")]
     Inputs(u32),
     /// Quantisation constants other than this build's.
+    #[error("quantisation QA {qa} QB {qb} SCALE {scale}, this build uses {QA} {QB} {SCALE}")]
     Quantisation { qa: u32, qb: u32, scale: u32 },
     /// The file is shorter or longer than its header says.
+    #[error("network file is {found} bytes, its header says {expected} (truncated or damaged)")]
     Size { expected: usize, found: usize },
     /// The checksum does not match the contents.
+    #[error("network file checksum mismatch (damaged)")]
     Checksum,
 }
-
-impl fmt::Display for NetFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NetFileError::NotANetwork => write!(f, "not a Cutoff network file (bad magic)"),
-            NetFileError::Version(v) => {
-                write!(
-                    f,
-                    "network format version {v}, this build reads 1..={VERSION}"
-                )
-            }
-            NetFileError::Hidden(h) => write!(
-                f,
-                "hidden size {h} is not a multiple of 16 within {}..={}",
-                HIDDEN_RANGE.start(),
-                HIDDEN_RANGE.end()
-            ),
-            NetFileError::Buckets(b) => {
-                write!(f, "{b} output buckets, this build reads {BUCKET_COUNTS:?}")
-            }
-            NetFileError::Inputs(code) => {
-                write!(
-                    f,
-                    "input layout {code}, this build reads 0 (plain) and 1 (king-mirrored)"
-                )
-            }
-            NetFileError::Quantisation { qa, qb, scale } => write!(
-                f,
-                "quantisation QA {qa} QB {qb} SCALE {scale}, this build uses {QA} {QB} {SCALE}"
-            ),
-            NetFileError::Size { expected, found } => write!(
-                f,
-                "network file is {found} bytes, its header says {expected} (truncated or damaged)"
-            ),
-            NetFileError::Checksum => write!(f, "network file checksum mismatch (damaged)"),
-        }
-    }
-}
-
-impl std::error::Error for NetFileError {}
 
 /// FNV-1a, 64 bits.
 fn fnv1a(bytes: &[u8]) -> u64 {

@@ -2,13 +2,13 @@
 //! (`file.rs`), laid out in aligned chunks (`network.rs`), run by scalar or AVX2 kernels
 //! (`simd.rs`) and updated incrementally and lazily along the search's line (`stack.rs`).
 
-pub mod embedded;
+pub(crate) mod embedded;
 pub mod file;
-pub mod material;
-pub mod network;
-pub mod report;
-pub mod simd;
-pub mod stack;
+pub(crate) mod material;
+pub(crate) mod network;
+pub(crate) mod report;
+pub(crate) mod simd;
+pub(crate) mod stack;
 #[cfg(test)]
 mod tests;
 

@@ -18,7 +18,7 @@ use super::file::Inputs;
 use super::network::Network;
 use super::simd::{self, Backend, Chunk};
 use crate::moves::MoveDelta;
-use crate::search::score::MAX_PLY;
+use crate::score::MAX_PLY;
 
 /// Plies pre-allocated: the search's deepest line plus a margin.
 pub const STACK_PLIES: usize = MAX_PLY + 16;

@@ -8,7 +8,7 @@ use cozy_chess::{Board, Move};
 
 use crate::moves::MoveDelta;
 use crate::nnue::{Network, NnueStack};
-use crate::search::score::TB_WIN_BOUND;
+use crate::score::TB_WIN_BOUND;
 
 /// One search thread's evaluation.
 pub enum Evaluator {

@@ -10,8 +10,8 @@
 use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
 
 use super::correction::CorrectionHistory;
-use super::score::MAX_PLY;
 use crate::rules::OpponentAttacks;
+use crate::score::MAX_PLY;
 
 /// The bound of every history entry.
 pub const HISTORY_MAX: i32 = 16_384;

@@ -15,7 +15,6 @@ use super::control::{Control, SharedState};
 use super::evaluator::Evaluator;
 use super::history::{Histories, HistoryStore};
 use super::report::Line;
-use super::score::{is_decisive, is_mate, mate_moves, tb_loss_in, tb_win_in, INFINITY, MAX_PLY};
 use super::thread_data::{Reporter, Searcher};
 use super::threads;
 use super::time::TimeManager;
@@ -24,6 +23,7 @@ use super::{SearchJob, SearchOutcome};
 use crate::output::Output;
 use crate::position::legal_moves;
 use crate::rules::game_end;
+use crate::score::{is_decisive, is_mate, mate_moves, tb_loss_in, tb_win_in, INFINITY, MAX_PLY};
 
 /// Runs the iterative deepening loop on the calling thread: thread `id` of the search,
 /// the main thread (id 0) being the one given `out` to report to. Gives back the
@@ -351,7 +351,7 @@ fn aspiration_search(
 fn tablebase_root_moves(job: &SearchJob, root_moves: &[Move]) -> Option<RootTablebase> {
     let probing = job.settings.tablebases.as_ref()?;
     let board = &job.game.board;
-    if !crate::rules::tablebase_root_probeable(board, probing.piece_limit()) {
+    if !probing.probes_root(board) {
         return None;
     }
     let ranked = probing.tables.probe_root(board)?;

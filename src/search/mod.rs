@@ -4,6 +4,7 @@
 //! depth and returns the best move; printing `bestmove` is the search thread's job.
 
 mod alphabeta;
+pub mod bench;
 mod control;
 pub mod correction;
 pub mod evaluator;
@@ -11,7 +12,6 @@ pub mod history;
 pub mod iterative;
 pub mod movepick;
 pub mod report;
-pub mod score;
 pub mod see;
 pub mod signals;
 pub mod strength;

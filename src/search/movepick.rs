@@ -229,42 +229,9 @@ impl MovePicker {
                     }
                     self.phase = Phase::Killer1;
                 }
-                Phase::Killer1 => {
-                    self.phase = Phase::Killer2;
-                    if self.skip_quiets {
-                        continue;
-                    }
-                    match self.killers[0] {
-                        Some(mv) if Self::is_usable_quiet(board, mv, &[self.tt_move]) => {
-                            return self.hand_out(mv, Stage::Killer1)
-                        }
-                        _ => self.killers[0] = None,
-                    }
-                }
-                Phase::Killer2 => {
-                    self.phase = Phase::CounterMove;
-                    if self.skip_quiets {
-                        continue;
-                    }
-                    let handed_out = [self.tt_move, self.killers[0]];
-                    match self.killers[1] {
-                        Some(mv) if Self::is_usable_quiet(board, mv, &handed_out) => {
-                            return self.hand_out(mv, Stage::Killer2)
-                        }
-                        _ => self.killers[1] = None,
-                    }
-                }
-                Phase::CounterMove => {
-                    self.phase = Phase::GenerateQuiets;
-                    if self.skip_quiets {
-                        continue;
-                    }
-                    let handed_out = [self.tt_move, self.killers[0], self.killers[1]];
-                    match self.counter {
-                        Some(mv) if Self::is_usable_quiet(board, mv, &handed_out) => {
-                            return self.hand_out(mv, Stage::CounterMove)
-                        }
-                        _ => self.counter = None,
+                Phase::Killer1 | Phase::Killer2 | Phase::CounterMove => {
+                    if let Some(mv) = self.special_quiet(board) {
+                        return Some(mv);
                     }
                 }
                 Phase::GenerateQuiets => {
@@ -315,6 +282,38 @@ impl MovePicker {
                     self.phase = Phase::Done;
                 }
                 Phase::Done => return None,
+            }
+        }
+    }
+
+    /// The phases `Killer1`, `Killer2` and `CounterMove`: moves on to the next phase and
+    /// hands out this phase's move if it is usable (a legal quiet move not handed out by
+    /// an earlier phase); an unusable one is forgotten, so that the quiet moves do not
+    /// skip it as already searched.
+    #[inline(always)]
+    fn special_quiet(&mut self, board: &Board) -> Option<Move> {
+        let (slot, stage, next) = match self.phase {
+            Phase::Killer1 => (0, Stage::Killer1, Phase::Killer2),
+            Phase::Killer2 => (1, Stage::Killer2, Phase::CounterMove),
+            _ => (2, Stage::CounterMove, Phase::GenerateQuiets),
+        };
+        self.phase = next;
+        if self.skip_quiets {
+            return None;
+        }
+        let candidates = [self.killers[0], self.killers[1], self.counter];
+        let earlier = [self.tt_move, self.killers[0], self.killers[1]];
+        match candidates[slot] {
+            Some(mv) if Self::is_usable_quiet(board, mv, &earlier[..=slot]) => {
+                self.hand_out(mv, stage)
+            }
+            _ => {
+                match slot {
+                    0 => self.killers[0] = None,
+                    1 => self.killers[1] = None,
+                    _ => self.counter = None,
+                }
+                None
             }
         }
     }

@@ -7,10 +7,10 @@ use std::time::Duration;
 use cozy_chess::{Board, Move};
 use protocol::{Info, Response, Score, ScoreBound};
 
-use super::score::{is_mate, is_tb, mate_moves, TB_WIN};
 use super::thread_data::Searcher;
 use super::wdl;
 use crate::position::to_uci;
+use crate::score::{is_mate, is_tb, mate_moves, TB_WIN};
 
 /// How long the search runs before it starts printing `currmove` lines.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(1);

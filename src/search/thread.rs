@@ -15,14 +15,15 @@ use cozy_chess::Board;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender, TryRecvError};
 use protocol::{Response, UciMove};
 
+use super::bench;
 use super::history::HistoryStore;
 use super::signals::{Signal, Signals};
 use super::tt::TranspositionTable;
 use super::{search, SearchJob, SearchOutcome};
 use crate::nnue::Network;
 use crate::output::Output;
+use crate::perft;
 use crate::position::{legal_moves, to_uci};
-use crate::{bench, perft};
 
 /// A job for the search thread besides a search.
 pub enum Task {

@@ -10,8 +10,8 @@ use crate::rules::OpponentAttacks;
 
 use super::control::Control;
 use super::history::Histories;
-use super::score::{INFINITY, MAX_PLY};
 use super::tt::TranspositionTable;
+use crate::score::{INFINITY, MAX_PLY};
 
 /// Facts about one ply of the current line.
 #[derive(Clone, Copy)]
@@ -210,13 +210,22 @@ impl<'a> Searcher<'a> {
         line
     }
 
-    /// The one make-move path: makes `mv` from `board` (the position at `ply`) and
-    /// records it (`push_move`). Returns the child position.
+    /// The search's one make-move call: the position after `mv` from `board`, with its
+    /// hash-table entry prefetched. Recording the move on the ply stack is `push_move`'s
+    /// job (the main search makes the child before deciding whether to search it).
     #[inline]
-    pub fn play(&mut self, board: &Board, mv: Move, ply: usize) -> Board {
+    pub fn make_move(&self, board: &Board, mv: Move) -> Board {
         let mut child = board.clone();
         child.play_unchecked(mv);
         self.tt.prefetch(child.hash());
+        child
+    }
+
+    /// Makes `mv` from `board` (the position at `ply`) and records it (`push_move`).
+    /// Returns the child position.
+    #[inline]
+    pub fn play(&mut self, board: &Board, mv: Move, ply: usize) -> Board {
+        let child = self.make_move(board, mv);
         self.push_move(board, mv, crate::rules::is_quiet(board, mv), ply);
         child
     }
@@ -280,7 +289,7 @@ impl<'a> Searcher<'a> {
     /// verdict when the tables ranked the root, unless the search found a mate.
     pub fn root_score(&self, score: i32) -> i32 {
         match self.root_tb_score {
-            Some(tb) if !super::score::is_mate(score) => tb,
+            Some(tb) if !crate::score::is_mate(score) => tb,
             _ => score,
         }
     }

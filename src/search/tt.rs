@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use cozy_chess::{Move, Piece, Square};
 
-use super::score::TB_WIN_BOUND;
+use crate::score::TB_WIN_BOUND;
 
 /// How a stored score bounds the true score of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -443,7 +443,7 @@ fn clamp_i16(value: i32) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::{mate_in, mated_in};
+    use crate::score::{mate_in, mated_in};
 
     fn mv(from: Square, to: Square) -> Option<Move> {
         Some(Move {
@@ -557,7 +557,7 @@ mod tests {
 
     #[test]
     fn tablebase_scores_are_node_relative_like_mates() {
-        use crate::search::score::{tb_loss_in, tb_win_in};
+        use crate::score::{tb_loss_in, tb_win_in};
         let tt = TranspositionTable::new(1);
         tt.store(44, None, tb_win_in(10), 0, 5, Bound::Lower, 4);
         assert_eq!(tt.probe(44, 6).map(|e| e.score), Some(tb_win_in(12)));

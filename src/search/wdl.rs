@@ -11,7 +11,7 @@
 use cozy_chess::{Board, Piece};
 use protocol::Wdl;
 
-use super::score::{is_decisive, INFINITY};
+use crate::score::{is_decisive, INFINITY};
 
 /// The fitted coefficients, highest power first, of `a(m)` and `b(m)`, where `m` is
 /// the material (pawn 1, minor 3, rook 5, queen 9, clamped to 17..=78) divided by 58.
@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn mates_are_certain() {
-        let mate = super::super::score::MATE - 5;
+        let mate = crate::score::MATE - 5;
         assert_eq!(MODEL.wdl(mate, 40).win, 1000);
         assert_eq!(MODEL.wdl(-mate, 40).loss, 1000);
     }

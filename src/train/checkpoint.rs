@@ -8,8 +8,6 @@
 //! input layout) with plain inputs, the first (`CUTOFFF32`, no bucket count either) as one
 //! bucket.
 
-use std::fmt;
-
 use super::model::Network;
 use crate::nnue::file::{Inputs, BUCKET_COUNTS, HIDDEN_RANGE};
 
@@ -21,44 +19,27 @@ const MAGIC_PLAIN_INPUTS: [u8; 9] = *b"CUTOFFCK2";
 const MAGIC_ONE_BUCKET: [u8; 9] = *b"CUTOFFF32";
 
 /// Why a checkpoint was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CheckpointError {
     /// Not a checkpoint (wrong magic, or too short for its header).
+    #[error("not a Cutoff float checkpoint")]
     NotACheckpoint,
     /// A hidden size outside the file format's range or not a multiple of 16.
+    #[error("checkpoint hidden size {0} is not valid")]
     Hidden(u32),
     /// A bucket count the network file cannot hold.
+    #[error("checkpoint has {0} output buckets")]
     Buckets(u32),
     /// An input layout the network file does not know.
+    #[error("checkpoint has input layout {0}")]
     Inputs(u32),
     /// A parameter is NaN or infinite (a run that diverged).
+    #[error("checkpoint holds NaN or infinite weights (a diverged run)")]
     NotFinite,
     /// The size does not match the hidden size.
+    #[error("checkpoint is {found} bytes, its header says {expected} (truncated or damaged)")]
     Size { expected: usize, found: usize },
 }
-
-impl fmt::Display for CheckpointError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CheckpointError::NotACheckpoint => write!(f, "not a Cutoff float checkpoint"),
-            CheckpointError::Hidden(h) => write!(f, "checkpoint hidden size {h} is not valid"),
-            CheckpointError::Buckets(b) => write!(f, "checkpoint has {b} output buckets"),
-            CheckpointError::Inputs(code) => write!(f, "checkpoint has input layout {code}"),
-            CheckpointError::NotFinite => {
-                write!(
-                    f,
-                    "checkpoint holds NaN or infinite weights (a diverged run)"
-                )
-            }
-            CheckpointError::Size { expected, found } => write!(
-                f,
-                "checkpoint is {found} bytes, its header says {expected} (truncated or damaged)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for CheckpointError {}
 
 /// The checkpoint bytes of `net`.
 pub fn to_bytes(net: &Network) -> Vec<u8> {

@@ -15,7 +15,7 @@ use cozy_chess::{Board, Color, Piece, Square};
 use crate::moves::is_capture;
 use crate::nnue::file::SCALE;
 use crate::nnue::file::{feature_index, Inputs, INPUTS};
-use crate::search::score::is_decisive;
+use crate::score::is_decisive;
 use crate::viri::{GameReader, ViriError};
 
 /// What the recorded scores of a data file are.

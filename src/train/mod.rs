@@ -98,11 +98,11 @@ pub enum TrainError {
     #[error("{0}")]
     Flags(#[from] CliError),
     /// A file or directory could not be read or written.
-    #[error("{path}: {error}")]
+    #[error("{path}: {source}")]
     Io {
         path: String,
         #[source]
-        error: std::io::Error,
+        source: std::io::Error,
     },
     /// A data file is not valid viriformat.
     #[error("{path}: {error}")]
@@ -312,50 +312,10 @@ pub fn main(args: &[String]) -> Result<(), TrainError> {
 pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
     let args: Args = crate::cli::parse("train", args)?;
     let defaults = TrainConfig::default();
-    let mut init = match &args.init {
-        Some(path) => Some(load_init(path)?),
+    let init = match &args.init {
+        Some(path) => Some(fit_init(&args, load_init(path)?)?),
         None => None,
     };
-    if let (Some(hidden), Some(net)) = (args.hidden, &init) {
-        if hidden < net.hidden() {
-            return Err(CliError::Invalid(format!(
-                "--hidden {hidden} is narrower than the --init network's {}",
-                net.hidden()
-            ))
-            .into());
-        }
-        if hidden > net.hidden() && hidden.is_multiple_of(16) && HIDDEN_RANGE.contains(&hidden) {
-            init = Some(net.widened(hidden, args.seed));
-        }
-    }
-    if let Some(buckets) = args.buckets {
-        if !BUCKET_COUNTS.contains(&buckets) {
-            return Err(
-                CliError::Invalid(format!("--buckets must be one of {BUCKET_COUNTS:?}")).into(),
-            );
-        }
-        match &init {
-            Some(net) if net.buckets() == 1 && buckets > 1 => {
-                init = Some(net.with_buckets(buckets));
-            }
-            Some(net) if net.buckets() != buckets => {
-                return Err(CliError::Invalid(format!(
-                    "--buckets {buckets} differs from the --init network's {}",
-                    net.buckets()
-                ))
-                .into())
-            }
-            _ => {}
-        }
-    }
-    if let (Some(inputs), Some(net)) = (args.inputs, &init) {
-        if inputs != net.inputs() {
-            return Err(CliError::Invalid(
-                "--inputs differs from the --init network's input layout".into(),
-            )
-            .into());
-        }
-    }
     let config = TrainConfig {
         inputs: args
             .inputs
@@ -379,26 +339,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         decay: args.decay,
     };
     let holdout = args.holdout;
-    let invalid = |why: &str| Err(CliError::Invalid(why.into()).into());
-    if !HIDDEN_RANGE.contains(&config.hidden) || !config.hidden.is_multiple_of(16) {
-        return invalid("--hidden must be a multiple of 16 within 16..=2048");
-    }
-    if config.epochs == 0 || config.batch == 0 || !(1..=256).contains(&config.threads) {
-        return invalid("--epochs and --batch must be positive and --threads within 1..=256");
-    }
-    if !(config.lr > 0.0 && config.lr.is_finite()) {
-        return invalid("--lr must be positive");
-    }
-    // A pull of the whole distance or more in one step would overshoot the start.
-    if !(config.anchor >= 0.0 && config.anchor * config.lr < 1.0) {
-        return invalid("--anchor must be zero or positive, and --anchor times --lr below 1");
-    }
-    if !(config.decay >= 0.0 && config.decay * config.lr < 1.0) {
-        return invalid("--decay must be zero or positive, and --decay times --lr below 1");
-    }
-    if !(0.0..=1.0).contains(&config.wdl) || !(0.0..1.0).contains(&holdout) {
-        return invalid("--wdl must be within [0, 1] and --holdout within [0, 1)");
-    }
+    check_config(&config, holdout)?;
     let mut data = Vec::new();
     for (sources, scores) in [
         (&args.data, Scores::Raw),
@@ -428,6 +369,66 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
     })
 }
 
+/// The `--init` network `net` fitted to the flags: widened to `--hidden`, its one output
+/// bucket copied into `--buckets` buckets; refused if `--hidden` is narrower, or
+/// `--buckets` or `--inputs` differ from what it has.
+fn fit_init(args: &Args, mut net: Network) -> Result<Network, TrainError> {
+    let invalid = |why: String| Err(CliError::Invalid(why).into());
+    if let Some(hidden) = args.hidden {
+        if hidden < net.hidden() {
+            return invalid(format!(
+                "--hidden {hidden} is narrower than the --init network's {}",
+                net.hidden()
+            ));
+        }
+        if hidden > net.hidden() && hidden.is_multiple_of(16) && HIDDEN_RANGE.contains(&hidden) {
+            net = net.widened(hidden, args.seed);
+        }
+    }
+    if let Some(buckets) = args.buckets {
+        if !BUCKET_COUNTS.contains(&buckets) {
+            return invalid(format!("--buckets must be one of {BUCKET_COUNTS:?}"));
+        }
+        if net.buckets() == 1 && buckets > 1 {
+            net = net.with_buckets(buckets);
+        } else if net.buckets() != buckets {
+            return invalid(format!(
+                "--buckets {buckets} differs from the --init network's {}",
+                net.buckets()
+            ));
+        }
+    }
+    if args.inputs.is_some_and(|inputs| inputs != net.inputs()) {
+        return invalid("--inputs differs from the --init network's input layout".into());
+    }
+    Ok(net)
+}
+
+/// Refuses settings outside their ranges, naming the flags.
+fn check_config(config: &TrainConfig, holdout: f64) -> Result<(), TrainError> {
+    let invalid = |why: &str| Err(CliError::Invalid(why.into()).into());
+    if !HIDDEN_RANGE.contains(&config.hidden) || !config.hidden.is_multiple_of(16) {
+        return invalid("--hidden must be a multiple of 16 within 16..=2048");
+    }
+    if config.epochs == 0 || config.batch == 0 || !(1..=256).contains(&config.threads) {
+        return invalid("--epochs and --batch must be positive and --threads within 1..=256");
+    }
+    if !(config.lr > 0.0 && config.lr.is_finite()) {
+        return invalid("--lr must be positive");
+    }
+    // A pull of the whole distance or more in one step would overshoot the start.
+    if !(config.anchor >= 0.0 && config.anchor * config.lr < 1.0) {
+        return invalid("--anchor must be zero or positive, and --anchor times --lr below 1");
+    }
+    if !(config.decay >= 0.0 && config.decay * config.lr < 1.0) {
+        return invalid("--decay must be zero or positive, and --decay times --lr below 1");
+    }
+    if !(0.0..=1.0).contains(&config.wdl) || !(0.0..1.0).contains(&holdout) {
+        return invalid("--wdl must be within [0, 1] and --holdout within [0, 1)");
+    }
+    Ok(())
+}
+
 /// The starting weights of `--init PATH`: a float checkpoint, or a network file (such as
 /// a built-in net under `nets/`) divided back to floats by [`dequantise`], so that a
 /// network can be trained further on new data.
@@ -453,9 +454,9 @@ fn read_regular_file(path: &Path) -> Result<Vec<u8>, TrainError> {
     let mut bytes = Vec::new();
     crate::nnue::file::open_regular_file(path)
         .and_then(|mut file| file.read_to_end(&mut bytes))
-        .map_err(|error| TrainError::Io {
+        .map_err(|source| TrainError::Io {
             path: path.display().to_string(),
-            error,
+            source,
         })?;
     Ok(bytes)
 }
@@ -470,9 +471,9 @@ fn write_whole(path: &str, bytes: &[u8]) -> std::io::Result<()> {
 
 /// A file stands for itself, a directory for its `*.viri` files in name order.
 fn expand(path: &Path) -> Result<Vec<PathBuf>, TrainError> {
-    let io_error = |error| TrainError::Io {
+    let io_error = |source| TrainError::Io {
         path: path.display().to_string(),
-        error,
+        source,
     };
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
@@ -539,24 +540,7 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
         config.threads,
         config.seed
     );
-    if let Some(loss) = constant_loss(&split.held_out, config.wdl) {
-        eprintln!(
-            "held-out loss of the best constant prediction (the targets' variance): {loss:.6}"
-        );
-    }
-    if let Some(reference) = reference_loss(&split.held_out, &split.held_out_classical, config.wdl)
-    {
-        eprintln!(
-            "held-out loss of the hand-crafted evaluation: {:.6} as it is (cp / {SCALE}), {:.6} at its best scale (cp / {:.0})",
-            reference.as_is, reference.best, reference.best_divisor
-        );
-    }
-    if let Some(reference) = reference_loss(&split.held_out, &split.held_out_built_in, config.wdl) {
-        eprintln!(
-            "held-out loss of the built-in network: {:.6} as it is (cp / {SCALE}), {:.6} at its best scale (cp / {:.0})",
-            reference.as_is, reference.best, reference.best_divisor
-        );
-    }
+    report_reference_losses(&split, config.wdl);
     let out = out.display().to_string();
     let checkpoint_path = format!("{out}.ckpt");
     let mut write_error = None;
@@ -579,10 +563,10 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
             (&out, export_bytes(net)),
             (&checkpoint_path, checkpoint::to_bytes(net)),
         ] {
-            if let Err(error) = write_whole(path, &bytes) {
+            if let Err(source) = write_whole(path, &bytes) {
                 write_error.get_or_insert(TrainError::Io {
                     path: path.clone(),
-                    error,
+                    source,
                 });
             }
         }
@@ -592,6 +576,28 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
     }
     eprintln!("wrote {out} and the float checkpoint {checkpoint_path}");
     Ok(())
+}
+
+/// Prints the held-out losses a trained net is to beat: the best constant prediction,
+/// the hand-crafted evaluation and the built-in network.
+fn report_reference_losses(split: &Split, wdl: f32) {
+    if let Some(loss) = constant_loss(&split.held_out, wdl) {
+        eprintln!(
+            "held-out loss of the best constant prediction (the targets' variance): {loss:.6}"
+        );
+    }
+    if let Some(reference) = reference_loss(&split.held_out, &split.held_out_classical, wdl) {
+        eprintln!(
+            "held-out loss of the hand-crafted evaluation: {:.6} as it is (cp / {SCALE}), {:.6} at its best scale (cp / {:.0})",
+            reference.as_is, reference.best, reference.best_divisor
+        );
+    }
+    if let Some(reference) = reference_loss(&split.held_out, &split.held_out_built_in, wdl) {
+        eprintln!(
+            "held-out loss of the built-in network: {:.6} as it is (cp / {SCALE}), {:.6} at its best scale (cp / {:.0})",
+            reference.as_is, reference.best, reference.best_divisor
+        );
+    }
 }
 
 /// `--measure`: the loss of each of `nets` on the kept positions of the held-out games

@@ -536,7 +536,7 @@ fn lookahead_labels_are_the_mean_of_the_next_plies_scores() {
 fn lookahead_unscales_each_ply_by_its_own_board_and_stops_at_a_mate_score() {
     // Random games with a mate score every seventh ply.
     let (bytes, _) = random_games(20, 8);
-    let mate = i16::try_from(crate::search::score::MATE - 5).unwrap();
+    let mate = i16::try_from(crate::score::MATE - 5).unwrap();
     let mut marked = Vec::new();
     for mut game in crate::viri::read_games(&bytes).unwrap() {
         for (i, ply) in game.plies.iter_mut().enumerate() {
@@ -623,6 +623,28 @@ fn the_built_in_network_is_measured_on_every_held_out_position() {
     assert!(reference.is_some_and(|r| r.best <= r.as_is));
 }
 
+/// The loss a `--measure` line gives (the number after `loss `).
+fn loss_of(line: &str) -> f64 {
+    line.split("loss ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// The loss at the best scale a `--measure` line gives (the number after ` (`).
+fn best_loss_of(line: &str) -> f64 {
+    line.split(" (")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
 /// `--measure` trains nothing: it reports each network's loss on the held-out games' kept
 /// positions, after the built-in network's and the hand-crafted evaluation's on the same positions.
 #[test]
@@ -658,16 +680,6 @@ fn measure_reports_each_networks_loss_on_the_held_out_positions() {
     )
     .unwrap();
     assert_eq!(lines.len(), 4, "{lines:?}");
-    let loss_of = |line: &str| -> f64 {
-        line.split("loss ")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
     // The positions training with --holdout 0.5 holds out, none mirrored.
     let split = load_bytes(&bytes, 0.5, Scores::Raw).unwrap();
     let all = split.held_out;
@@ -692,13 +704,7 @@ fn measure_reports_each_networks_loss_on_the_held_out_positions() {
     );
     // Every line gives the loss at the best scale too, never above the loss as it is.
     for line in &lines {
-        let best: f64 = line
-            .split(" (")
-            .nth(1)
-            .and_then(|rest| rest.split(' ').next())
-            .unwrap()
-            .parse()
-            .unwrap();
+        let best = best_loss_of(line);
         assert!(best <= loss_of(line) + 1e-5, "{line}");
         assert!(line.contains(" at its best scale, cp / "), "{line}");
     }

@@ -5,7 +5,6 @@
 //! plus a 20-byte record (arena offset, lengths, phase, scale, score, result). A typical
 //! position takes well under 300 bytes in all.
 
-use std::fmt;
 use std::path::Path;
 
 use cozy_chess::Board;
@@ -69,17 +68,22 @@ pub struct Dataset {
 }
 
 /// What is wrong with one data line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LineError {
     /// Not three `|`-separated fields.
+    #[error("expected 'FEN | score | result', found {0} field(s)")]
     FieldCount(usize),
     /// The FEN does not parse.
+    #[error("bad FEN: {0}")]
     Fen(PositionError),
     /// The score is not an integer.
+    #[error("score '{0}' is not an integer")]
     Score(String),
     /// The result is not `1.0`, `0.5` or `0.0`.
+    #[error("result '{0}' is not 1.0, 0.5 or 0.0")]
     Result(String),
     /// A weight count of the position does not fit the compact storage.
+    #[error("count {count} of weight {} does not fit 16 bits", crate::eval::name(*.index))]
     CountOutOfRange {
         /// The weight's flat index.
         index: usize,
@@ -87,31 +91,9 @@ pub enum LineError {
         count: i32,
     },
     /// The term arena would outgrow its 32-bit offsets.
+    #[error("too many weight terms for one data set")]
     DataTooLarge,
 }
-
-impl fmt::Display for LineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LineError::FieldCount(n) => {
-                write!(f, "expected 'FEN | score | result', found {n} field(s)")
-            }
-            LineError::Fen(e) => write!(f, "bad FEN: {e}"),
-            LineError::Score(text) => write!(f, "score '{text}' is not an integer"),
-            LineError::Result(text) => {
-                write!(f, "result '{text}' is not 1.0, 0.5 or 0.0")
-            }
-            LineError::CountOutOfRange { index, count } => write!(
-                f,
-                "count {count} of weight {} does not fit 16 bits",
-                crate::eval::name(*index)
-            ),
-            LineError::DataTooLarge => write!(f, "too many weight terms for one data set"),
-        }
-    }
-}
-
-impl std::error::Error for LineError {}
 
 /// A data line that could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -340,7 +322,7 @@ impl Dataset {
     /// Reads and parses the data file at `path` on `threads` threads.
     pub fn load(path: &Path, threads: usize) -> Result<Dataset, TuneError> {
         let text = std::fs::read_to_string(path).map_err(|source| TuneError::Io {
-            path: path.to_path_buf(),
+            path: path.display().to_string(),
             source,
         })?;
         Dataset::parse(&text, threads).map_err(|bad| TuneError::Data {

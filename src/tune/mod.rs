@@ -57,11 +57,9 @@ pub enum TuneError {
     #[error("{0}")]
     Flags(#[from] CliError),
     /// A file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{path}: {source}")]
     Io {
-        /// The file.
-        path: PathBuf,
-        /// The system's error.
+        path: String,
         #[source]
         source: std::io::Error,
     },
@@ -302,7 +300,7 @@ fn report_movers(old: &[S; NUM_PARAMS], new: &[S; NUM_PARAMS]) {
 /// Writes `weights` as the source of `params.rs` to `path`.
 fn write_source(path: &Path, weights: &[S; NUM_PARAMS]) -> Result<(), TuneError> {
     std::fs::write(path, to_source(weights)).map_err(|source| TuneError::Io {
-        path: path.to_path_buf(),
+        path: path.display().to_string(),
         source,
     })
 }
