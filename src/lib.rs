@@ -31,6 +31,7 @@ pub mod eval;
 pub mod help;
 pub mod moves;
 pub mod nnue;
+pub mod opening;
 pub mod options;
 pub mod output;
 pub mod par;

@@ -162,7 +162,7 @@ pub fn play(
         }
         let outcome = think_in_game(
             game.clone(),
-            limits(soft_nodes),
+            Limits::self_play(soft_nodes),
             tt,
             &histories,
             settings.clone(),
@@ -192,16 +192,6 @@ pub fn play(
         outcome,
         ending,
         plies,
-    }
-}
-
-/// The search limits of one self-play move: a soft node budget, with a hard cap so that a
-/// single iteration cannot run away.
-pub fn limits(soft_nodes: u64) -> Limits {
-    Limits {
-        soft_nodes: Some(soft_nodes),
-        nodes: Some(soft_nodes.saturating_mul(8)),
-        ..Limits::default()
     }
 }
 

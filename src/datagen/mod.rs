@@ -8,7 +8,7 @@
 //! position the tables cover ends there with the tables' result (the fifty-move rule
 //! counted: a cursed win is a draw).
 //!
-//! Each game starts from a varied position (`opening.rs`) and is played by one search per
+//! Each game starts from a varied position (`crate::opening`) and is played by one search per
 //! move with a soft budget of `K` nodes (`game.rs`, which also documents the adjudication
 //! rules). Game `i` draws its random choices from its own stream of seed `S`, so a game is
 //! the same whichever thread plays it, and the games are written in order: the same seed
@@ -19,18 +19,18 @@
 //! `--first-game` set to the number of games it reported written. Progress goes to stderr.
 
 mod game;
-mod opening;
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::fs::OpenOptions;
+use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::cli::CliError;
 use crate::nnue::Network;
-use crate::position::{parse_fen, Game};
+use crate::opening;
+use crate::position::Game;
 use crate::rng::{stream_seed, SplitMix64};
 use crate::search::threads;
 use crate::search::tt::TranspositionTable;
@@ -194,39 +194,26 @@ fn read_network(path: &str) -> Result<Network, DatagenError> {
     })
 }
 
-/// Reads an EPD or FEN file: the first four fields of each non-empty line are a position
-/// (operations after them are ignored; halfmove and fullmove fields may follow).
+/// Reads an EPD or FEN book (`opening::epd`, standard castling); a line that is no
+/// position refuses the whole book, so that a run never starts from a book other than the
+/// one meant.
 pub fn read_book(path: &str) -> Result<Vec<Game>, DatagenError> {
-    let io_error = |source| DatagenError::Io {
-        path: path.to_string(),
-        source,
-    };
-    let reader = BufReader::new(File::open(path).map_err(io_error)?);
-    let mut book = Vec::new();
-    for (index, line) in reader.lines().enumerate() {
-        let line = line.map_err(io_error)?;
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.is_empty() || fields[0].starts_with('#') {
-            continue;
-        }
-        let numeric = |i: usize| fields.get(i).is_some_and(|f| f.parse::<u32>().is_ok());
-        let take = if numeric(4) && numeric(5) { 6 } else { 4 };
-        let fen = fields[..take.min(fields.len())].join(" ");
-        let board = parse_fen(&fen, false).map_err(|why| DatagenError::Book {
-            path: path.to_string(),
-            line: index + 1,
-            why: why.to_string(),
-        })?;
-        book.push(Game::new(board));
-    }
-    if book.is_empty() {
-        return Err(DatagenError::Book {
-            path: path.to_string(),
+    let book = opening::epd::read(path, false).map_err(|error| match error {
+        opening::epd::EpdError::Io { path, source } => DatagenError::Io { path, source },
+        opening::epd::EpdError::Empty { path } => DatagenError::Book {
+            path,
             line: 0,
             why: "no positions".into(),
-        });
+        },
+    })?;
+    match book.bad_lines.first() {
+        Some(bad) => Err(DatagenError::Book {
+            path: path.to_string(),
+            line: bad.line,
+            why: bad.why.clone(),
+        }),
+        None => Ok(book.positions),
     }
-    Ok(book)
 }
 
 /// Plays game number `index` of a run.

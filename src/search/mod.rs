@@ -59,6 +59,18 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// The limits of one self-play search (`datagen`'s moves, the balance check of a
+    /// start position): a soft budget of `soft_nodes` nodes, after which no new iteration
+    /// starts, and a hard cap of eight times as many, so that a single iteration cannot
+    /// run away.
+    pub fn self_play(soft_nodes: u64) -> Limits {
+        Limits {
+            soft_nodes: Some(soft_nodes),
+            nodes: Some(soft_nodes.saturating_mul(8)),
+            ..Limits::default()
+        }
+    }
+
     /// Whether the caller asked for a fixed amount of work (depth, nodes, mate or
     /// movetime) rather than play on a clock: such a search may finish after end of
     /// input, as a shell pipe expects.
