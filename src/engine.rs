@@ -315,9 +315,11 @@ impl Engine {
             match loaded {
                 Ok(network) => {
                     self.out.info_string(&format!(
-                        "EvalFile {path}: network with {} hidden units{}",
+                        "EvalFile {path}: network with {} hidden units{}, {} at {}",
                         network.hidden(),
-                        network.inputs().note()
+                        network.inputs().note(),
+                        network.activation(),
+                        network.quantisation()
                     ));
                     self.network = Some(Arc::new(network));
                 }

@@ -30,6 +30,7 @@ pub mod engine;
 pub mod eval;
 pub mod help;
 pub mod moves;
+pub mod net;
 pub mod nnue;
 pub mod opening;
 pub mod options;

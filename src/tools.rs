@@ -25,7 +25,7 @@ pub struct Tool {
 }
 
 /// Every tool, in the order `help` lists them.
-pub const TOOLS: [Tool; 4] = [
+pub const TOOLS: [Tool; 5] = [
     Tool {
         name: "analyze",
         synopsis: "analyze FILE.epd",
@@ -39,6 +39,13 @@ pub const TOOLS: [Tool; 4] = [
         summary: "self-play games as training data (text or viriformat)",
         command: crate::datagen::Args::command,
         run: |args| crate::datagen::main(args).map_err(Into::into),
+    },
+    Tool {
+        name: "net",
+        synopsis: "net import",
+        summary: "convert a net trained by bullet into a network file (EvalFile)",
+        command: crate::net::Args::command,
+        run: |args| crate::net::main(args).map_err(Into::into),
     },
     Tool {
         name: "tune",
@@ -84,7 +91,7 @@ mod tests {
     #[test]
     fn every_tool_has_its_usage_and_help_names_them_all() {
         let help = help();
-        for tool in ["analyze", "datagen", "tune", "train"] {
+        for tool in ["analyze", "datagen", "net", "tune", "train"] {
             let usage = usage(tool).unwrap();
             assert!(
                 usage.contains(&format!("Usage: cutoff {tool}")),

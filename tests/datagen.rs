@@ -172,6 +172,8 @@ fn datagen_plays_with_the_network_it_is_given() {
         hidden: 16,
         buckets: 1,
         inputs: cutoff::nnue::file::Inputs::Plain,
+        activation: Default::default(),
+        quant: Default::default(),
         feature_weights: values(INPUTS * 16, 200),
         feature_bias: values(16, 200),
         output_weights: values(32, 127),

@@ -31,6 +31,8 @@ fn random_network_bytes_with(hidden: usize, seed: u64, inputs: Inputs) -> Vec<u8
         hidden,
         buckets,
         inputs,
+        activation: Default::default(),
+        quant: Default::default(),
         feature_weights: values(INPUTS * hidden, 200),
         feature_bias: values(hidden, 200),
         output_weights: values(buckets * 2 * hidden, 127),

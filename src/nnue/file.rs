@@ -3,10 +3,11 @@
 //!
 //! Architecture: 768 inputs (colour × piece × square, from each side's view; see
 //! [`feature_index`]) → `hidden` units per perspective with shared weights, SCReLU
-//! (clamp to [0, 1], squared), the two perspectives concatenated side to move first →
-//! one output, the evaluation in units of [`SCALE`] centipawns. The output layer may come
-//! in `B` buckets chosen by the number of pieces on the board ([`output_bucket`]), so that
-//! the middlegame and the endgame weigh the same hidden features differently. With
+//! (clamp to [0, 1], squared; or CReLU, clamped only: see [`Activation`]), the two
+//! perspectives concatenated side to move first → one output, the evaluation in units of
+//! SCALE centipawns. The output layer may come in `B` buckets chosen by the number of
+//! pieces on the board ([`output_bucket`]), so that the middlegame and the endgame weigh
+//! the same hidden features differently. With
 //! [`Inputs::KingMirrored`] each perspective also sees the board mirrored left to right
 //! whenever its own king stands on files a–d ([`Inputs::mirrors`]), so that the king is
 //! always on files e–h and a position and its mirror image share one set of features.
@@ -18,11 +19,14 @@
 //! | 8                | magic `CUTOFFNN`                                               |
 //! | 4 (u32)          | format version, [`VERSION`] (version 1, without the bucket     |
 //! |                  | count, is still read, as one bucket; version 2, without the    |
-//! |                  | input layout, as [`Inputs::Plain`])                            |
+//! |                  | input layout, as [`Inputs::Plain`]; version 3, without the     |
+//! |                  | activation, as SCReLU)                                         |
 //! | 4 (u32)          | hidden size `H` (a multiple of 16, 16..=2048)                  |
-//! | 4 (u32) × 3      | QA, QB, SCALE (must equal [`QA`], [`QB`], [`SCALE`])           |
+//! | 4 (u32) × 3      | QA, QB (1..=32767), SCALE (1..=100000): Cutoff's trainer       |
+//! |                  | writes [`QA`], [`QB`], [`SCALE`]; an imported net keeps its own|
 //! | 4 (u32)          | output buckets `B` (1, 2, 4 or 8); absent in version 1         |
 //! | 4 (u32)          | input layout: 0 plain, 1 king-mirrored; absent before version 3|
+//! | 4 (u32)          | activation: 0 SCReLU, 1 CReLU; absent before version 4         |
 //! | 768·H (i16)      | feature weights, feature-major: `w[feature * H + unit]`, × QA  |
 //! | H (i16)          | feature biases, × QA                                           |
 //! | B·2·H (i16)      | output weights, bucket by bucket, each the side to move's H    |
@@ -33,23 +37,28 @@
 //! Integer evaluation: `acc = bias + Σ w[f]` per perspective (i16); with `b` the bucket
 //! of the position, `sum = Σ clamp(acc, 0, QA)² · out_w[b]` over both halves (i32); then
 //! `eval = (sum / QA + out_bias[b]) · SCALE / (QA · QB)` centipawns for the side to move.
-//! The trainer clips weights to ±[`WEIGHT_CLIP`] so that `clamp(acc) · out_w` fits in i16.
+//! With CReLU, `sum = Σ clamp(acc, 0, QA) · out_w[b]` and `eval = (sum + out_bias[b]) ·
+//! SCALE / (QA · QB)` ([`Quantisation::centipawns`]). The trainer clips weights to
+//! ±[`WEIGHT_CLIP`] so that `clamp(acc) · out_w` fits in i16.
 
 use cozy_chess::{Color, File, Piece, Square};
+
+pub use super::quant::{Activation, Quantisation};
 
 /// The magic bytes at the start of every network file.
 pub const MAGIC: [u8; 8] = *b"CUTOFFNN";
 /// The version of the layout this build reads and writes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// The bucket counts a file may declare.
 pub const BUCKET_COUNTS: [usize; 4] = [1, 2, 4, 8];
 /// Inputs per perspective: 2 colours × 6 pieces × 64 squares.
 pub const INPUTS: usize = 768;
-/// Quantisation of the feature layer (activations are clamped to [0, QA]).
+/// Quantisation of the feature layer (activations are clamped to [0, QA]) of the nets
+/// Cutoff's trainer writes (an imported net's file records its own; see [`Quantisation`]).
 pub const QA: i32 = 255;
-/// Quantisation of the output weights.
+/// Quantisation of the output weights of the trainer's nets.
 pub const QB: i32 = 64;
-/// The network's output × SCALE is the evaluation in centipawns.
+/// The trainer's network's output × SCALE is the evaluation in centipawns.
 pub const SCALE: i32 = 400;
 /// Float weights are kept within ±WEIGHT_CLIP by the trainer (127 / 64 = 1.98).
 pub const WEIGHT_CLIP: f32 = 1.98;
@@ -60,8 +69,10 @@ pub const HIDDEN_RANGE: std::ops::RangeInclusive<usize> = 16..=2048;
 const HEADER_BYTES_V1: usize = 8 + 4 * 5;
 /// The header of a version 2 file (no input layout).
 const HEADER_BYTES_V2: usize = HEADER_BYTES_V1 + 4;
+/// The header of a version 3 file (no activation).
+const HEADER_BYTES_V3: usize = HEADER_BYTES_V2 + 4;
 /// The header of a current file.
-const HEADER_BYTES: usize = HEADER_BYTES_V2 + 4;
+const HEADER_BYTES: usize = HEADER_BYTES_V3 + 4;
 
 /// How each perspective's 768 inputs see the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -149,6 +160,10 @@ pub struct NetworkParams {
     pub buckets: usize,
     /// How the inputs see the board.
     pub inputs: Inputs,
+    /// The hidden layer's activation.
+    pub activation: Activation,
+    /// QA, QB and SCALE.
+    pub quant: Quantisation,
     /// `INPUTS × hidden`, feature-major.
     pub feature_weights: Vec<i16>,
     /// `hidden`.
@@ -163,7 +178,9 @@ pub struct NetworkParams {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NetFileError {
     /// Not a Cutoff network (wrong magic).
-    #[error("not a Cutoff network file (bad magic)")]
+    #[error(
+        "not a Cutoff network file (bad magic; a net trained by bullet is first converted by `cutoff net import`)"
+    )]
     NotANetwork,
     /// A layout version this build does not read.
     #[error("network format version {0}, this build reads 1..={VERSION}")]
@@ -177,8 +194,15 @@ pub enum NetFileError {
     /// An input layout this build does not know.
     #[error("input layout {0}, this build reads 0 (plain) and 1 (king-mirrored)")]
     Inputs(u32),
-    /// Quantisation constants other than this build's.
-    #[error("quantisation QA {qa} QB {qb} SCALE {scale}, this build uses {QA} {QB} {SCALE}")]
+    /// An activation this build does not know.
+    #[error("activation {0}, this build reads 0 (SCReLU) and 1 (CReLU)")]
+    Activation(u32),
+    /// Quantisation constants out of range.
+    #[error(
+        "quantisation QA {qa} QB {qb} SCALE {scale}, this build reads QA and QB within 1..={max_q} and SCALE within 1..={max_scale}",
+        max_q = super::quant::MAX_Q,
+        max_scale = super::quant::MAX_SCALE
+    )]
     Quantisation { qa: u32, qb: u32, scale: u32 },
     /// The file is shorter or longer than its header says.
     #[error("network file is {found} bytes, its header says {expected} (truncated or damaged)")]
@@ -244,11 +268,12 @@ impl NetworkParams {
         for word in [
             VERSION,
             self.hidden as u32,
-            QA as u32,
-            QB as u32,
-            SCALE as u32,
+            self.quant.qa as u32,
+            self.quant.qb as u32,
+            self.quant.scale as u32,
             self.buckets as u32,
             self.inputs.code(),
+            self.activation.code(),
         ] {
             out.extend_from_slice(&word.to_le_bytes());
         }
@@ -287,12 +312,18 @@ impl NetworkParams {
             return Err(NetFileError::Hidden(hidden));
         }
         let (qa, qb, scale) = (word(2), word(3), word(4));
-        if (qa, qb, scale) != (QA as u32, QB as u32, SCALE as u32) {
+        let quant = Quantisation {
+            qa: i32::try_from(qa).unwrap_or(0),
+            qb: i32::try_from(qb).unwrap_or(0),
+            scale: i32::try_from(scale).unwrap_or(0),
+        };
+        if !quant.is_valid() {
             return Err(NetFileError::Quantisation { qa, qb, scale });
         }
         let header = match version {
             1 => HEADER_BYTES_V1,
             2 => HEADER_BYTES_V2,
+            3 => HEADER_BYTES_V3,
             _ => HEADER_BYTES,
         };
         if bytes.len() < header {
@@ -306,6 +337,11 @@ impl NetworkParams {
             Inputs::Plain
         } else {
             Inputs::from_code(word(6)).ok_or(NetFileError::Inputs(word(6)))?
+        };
+        let activation = if version < 4 {
+            Activation::SCReLU
+        } else {
+            Activation::from_code(word(7)).ok_or(NetFileError::Activation(word(7)))?
         };
         if !BUCKET_COUNTS.contains(&(buckets as usize)) {
             return Err(NetFileError::Buckets(buckets));
@@ -344,6 +380,8 @@ impl NetworkParams {
             hidden,
             buckets,
             inputs,
+            activation,
+            quant,
             feature_weights,
             feature_bias,
             output_weights,
@@ -365,6 +403,8 @@ mod tests {
             hidden,
             buckets,
             inputs: Inputs::Plain,
+            activation: Activation::SCReLU,
+            quant: Quantisation::STANDARD,
             feature_weights: values(INPUTS * hidden),
             feature_bias: values(hidden),
             output_weights: values(buckets * 2 * hidden),
@@ -388,14 +428,28 @@ mod tests {
             NetworkParams::from_bytes(&mirrored.to_bytes()),
             Ok(mirrored)
         );
+        let imported = NetworkParams {
+            activation: Activation::CReLU,
+            quant: Quantisation {
+                qa: 181,
+                qb: 128,
+                scale: 350,
+            },
+            ..random_params(16, 2, 4)
+        };
+        assert_eq!(
+            NetworkParams::from_bytes(&imported.to_bytes()),
+            Ok(imported)
+        );
     }
 
     /// `params` written as an older `version` of the file, whose header is the current
-    /// one cut after `header` bytes: version 2 has no input layout (plain inputs),
-    /// version 1 no bucket count either (one bucket).
+    /// one cut after `header` bytes: version 3 has no activation (SCReLU), version 2 no
+    /// input layout either (plain inputs), version 1 no bucket count either (one bucket).
     fn old_version_bytes(params: &NetworkParams, version: u32, header: usize) -> Vec<u8> {
-        assert_eq!(params.inputs, Inputs::Plain);
-        assert!(version == 2 || params.buckets == 1);
+        assert_eq!(params.activation, Activation::SCReLU);
+        assert!(version == 3 || params.inputs == Inputs::Plain);
+        assert!(version >= 2 || params.buckets == 1);
         let current = params.to_bytes();
         let mut old = current[..8].to_vec();
         old.extend_from_slice(&version.to_le_bytes());
@@ -407,10 +461,21 @@ mod tests {
     }
 
     #[test]
+    fn version_3_files_load_as_screlu() {
+        let params = NetworkParams {
+            inputs: Inputs::KingMirrored,
+            ..random_params(16, 8, 7)
+        };
+        let old = old_version_bytes(&params, 3, HEADER_BYTES_V3);
+        assert_eq!(old.len(), file_size(16, 8) - 4);
+        assert_eq!(NetworkParams::from_bytes(&old), Ok(params));
+    }
+
+    #[test]
     fn version_2_files_load_with_plain_inputs() {
         let params = random_params(16, 8, 6);
         let old = old_version_bytes(&params, 2, HEADER_BYTES_V2);
-        assert_eq!(old.len(), file_size(16, 8) - 4);
+        assert_eq!(old.len(), file_size(16, 8) - 8);
         assert_eq!(NetworkParams::from_bytes(&old), Ok(params));
     }
 
@@ -418,7 +483,7 @@ mod tests {
     fn version_1_files_load_as_one_bucket() {
         let params = random_params(16, 1, 5);
         let old = old_version_bytes(&params, 1, HEADER_BYTES_V1);
-        assert_eq!(old.len(), file_size(16, 1) - 8);
+        assert_eq!(old.len(), file_size(16, 1) - 12);
         assert_eq!(NetworkParams::from_bytes(&old), Ok(params));
     }
 
@@ -457,10 +522,16 @@ mod tests {
         hidden[12] = 17;
         assert_eq!(load(&hidden), NetFileError::Hidden(17));
         let mut qa = bytes.clone();
-        qa[16] = 1;
+        qa[16] = 0;
         assert!(matches!(
             load(&qa),
-            NetFileError::Quantisation { qa: 1, .. }
+            NetFileError::Quantisation { qa: 0, .. }
+        ));
+        let mut scale = bytes.clone();
+        scale[26] = 9;
+        assert!(matches!(
+            load(&scale),
+            NetFileError::Quantisation { scale: 590_224, .. }
         ));
         let mut buckets = bytes.clone();
         buckets[28] = 3;
@@ -468,7 +539,10 @@ mod tests {
         let mut inputs = bytes.clone();
         inputs[32] = 7;
         assert_eq!(load(&inputs), NetFileError::Inputs(7));
-        // A version 3 header cut short is refused, not read past.
+        let mut activation = bytes.clone();
+        activation[36] = 2;
+        assert_eq!(load(&activation), NetFileError::Activation(2));
+        // A version 4 header cut short is refused, not read past.
         assert!(matches!(
             load(&bytes[..HEADER_BYTES - 1]),
             NetFileError::Size { .. }

@@ -1,11 +1,15 @@
 //! The neural evaluation (NNUE): a perspective network read from a checked file
-//! (`file.rs`), laid out in aligned chunks (`network.rs`), run by scalar or AVX2 kernels
-//! (`simd.rs`) and updated incrementally and lazily along the search's line (`stack.rs`).
+//! (`file.rs`; a net trained by bullet is converted to it by `bullet.rs`), laid out in
+//! aligned chunks (`network.rs`), run by scalar or AVX2 kernels (`simd.rs`), its output
+//! turned into centipawns by its own activation and quantisation (`quant.rs`), and
+//! updated incrementally and lazily along the search's line (`stack.rs`).
 
+pub mod bullet;
 pub(crate) mod embedded;
 pub mod file;
 pub(crate) mod material;
 pub(crate) mod network;
+pub mod quant;
 pub(crate) mod report;
 pub(crate) mod simd;
 pub(crate) mod stack;

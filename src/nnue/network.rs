@@ -5,8 +5,8 @@
 use cozy_chess::{Board, Color, Piece, Square};
 
 use super::file::{
-    oriented_feature_index, output_bucket, Inputs, NetFileError, NetworkParams, BUCKET_COUNTS,
-    INPUTS, QA, QB, SCALE,
+    oriented_feature_index, output_bucket, Activation, Inputs, NetFileError, NetworkParams,
+    Quantisation, BUCKET_COUNTS, INPUTS, QA, QB, SCALE,
 };
 use super::simd::{self, Backend, Chunk, CHUNK};
 
@@ -24,7 +24,14 @@ pub struct Network {
     buckets: usize,
     /// How the inputs see the board.
     inputs: Inputs,
-    /// Every output weight is within ±128, so the AVX2 output kernel is exact.
+    /// The hidden layer's activation.
+    activation: Activation,
+    /// QA, QB and SCALE.
+    quant: Quantisation,
+    /// SCReLU at Cutoff's own QA, QB and SCALE: the output's divisions are by constants.
+    standard: bool,
+    /// Every `QA · w` of the output weights fits in `i16` (within ±128 at QA 255), so the
+    /// AVX2 SCReLU kernel's 16-bit trick is exact.
     lizard: bool,
     backend: Backend,
 }
@@ -66,6 +73,15 @@ impl Network {
         if let Some(&(found, expected)) = lengths.iter().find(|(found, want)| found != want) {
             return Err(NetFileError::Size { expected, found });
         }
+        let quant = params.quant;
+        if !quant.is_valid() {
+            let word = |v: i32| u32::try_from(v).unwrap_or(0);
+            return Err(NetFileError::Quantisation {
+                qa: word(quant.qa),
+                qb: word(quant.qb),
+                scale: word(quant.scale),
+            });
+        }
         Ok(Network {
             hidden,
             feature_weights: chunks(&params.feature_weights),
@@ -74,10 +90,10 @@ impl Network {
             output_bias: params.output_bias.clone(),
             buckets,
             inputs: params.inputs,
-            lizard: params
-                .output_weights
-                .iter()
-                .all(|w| w.unsigned_abs() <= 128),
+            activation: params.activation,
+            quant,
+            standard: params.activation == Activation::SCReLU && quant == Quantisation::STANDARD,
+            lizard: simd::products_fit_i16(quant.qa, &params.output_weights),
             backend: Backend::detected(),
         })
     }
@@ -100,6 +116,22 @@ impl Network {
     /// How the inputs see the board.
     pub fn inputs(&self) -> Inputs {
         self.inputs
+    }
+
+    /// The hidden layer's activation.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
+    /// QA, QB and SCALE.
+    pub fn quantisation(&self) -> Quantisation {
+        self.quant
+    }
+
+    /// Whether the SCReLU output runs the 16-bit kernel (every `QA · w` fits in `i16`);
+    /// otherwise it runs the exact 32-bit scalar one.
+    pub fn output_fits_i16(&self) -> bool {
+        self.lizard
     }
 
     /// The input row of `piece` of `color` on `square`, seen from `perspective`, whose
@@ -187,18 +219,29 @@ impl Network {
         let bucket = output_bucket(pieces, self.buckets);
         let weights = &self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n];
         let (w_us, w_them) = weights.split_at(n);
-        let sum = simd::screlu_dot(backend, self.lizard, us, w_us).wrapping_add(simd::screlu_dot(
-            backend,
-            self.lizard,
-            them,
-            w_them,
-        ));
-        scale_output(sum, self.output_bias[bucket])
+        let bias = self.output_bias[bucket];
+        if self.standard {
+            // Cutoff's own nets: every constant known at compile time.
+            let qa = QA as i16;
+            let sum = simd::screlu_dot(backend, self.lizard, qa, us, w_us)
+                .wrapping_add(simd::screlu_dot(backend, self.lizard, qa, them, w_them));
+            return scale_output(sum, bias);
+        }
+        // QA is within 1..=32767 (checked when the network was made).
+        let qa = self.quant.qa as i16;
+        let sum = match self.activation {
+            Activation::SCReLU => simd::screlu_dot(backend, self.lizard, qa, us, w_us)
+                .wrapping_add(simd::screlu_dot(backend, self.lizard, qa, them, w_them)),
+            Activation::CReLU => simd::crelu_dot(backend, qa, us, w_us)
+                .wrapping_add(simd::crelu_dot(backend, qa, them, w_them)),
+        };
+        self.quant.centipawns(self.activation, sum, bias)
     }
 }
 
-/// `(sum / QA + bias) · SCALE / (QA · QB)`, the file's formula, computed in `i64` so that
-/// no intermediate overflows (the result is then within `i32`).
+/// `(sum / QA + bias) · SCALE / (QA · QB)`, the file's formula at Cutoff's own constants
+/// (SCReLU; [`Quantisation::centipawns`] for any others), computed in `i64` so that no
+/// intermediate overflows (the result is then within `i32`).
 #[inline(always)]
 pub fn scale_output(sum: i32, bias: i32) -> i32 {
     let cp = (i64::from(sum / QA) + i64::from(bias)) * i64::from(SCALE) / i64::from(QA * QB);

@@ -19,13 +19,20 @@ pub fn report(network: &Network, board: &Board) -> String {
         Color::Black => -side_to_move,
     };
     let mut out = String::new();
+    let quant = network.quantisation();
     let _ = writeln!(
         out,
-        "NNUE: 768 -> {} x 2 -> 1 (SCReLU, {} output bucket{}{}), {} kernels",
+        "NNUE: 768 -> {} x 2 -> 1 ({}, {} output bucket{}{}{}), {} kernels",
         network.hidden(),
+        network.activation(),
         network.buckets(),
         if network.buckets() == 1 { "" } else { "s" },
         network.inputs().note(),
+        if quant == super::file::Quantisation::STANDARD {
+            String::new()
+        } else {
+            format!(", {quant}")
+        },
         match network.backend() {
             super::Backend::Avx2 => "AVX2",
             super::Backend::Scalar => "portable",

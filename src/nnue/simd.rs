@@ -12,8 +12,6 @@
 
 use std::sync::OnceLock;
 
-use super::file::QA;
-
 /// Values per chunk.
 pub const CHUNK: usize = 16;
 
@@ -159,26 +157,67 @@ pub fn refresh_scalar(dst: &mut [Chunk], bias: &[Chunk], rows: &[&[Chunk]]) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Output layer: Σ clamp(acc, 0, QA)² · w.
+// Output layer: Σ clamp(acc, 0, qa)² · w (SCReLU) or Σ clamp(acc, 0, qa) · w (CReLU).
 
-/// `Σ clamp(acc, 0, QA)² · w` over the chunks, wrapping in `i32`. `lizard` says that every
-/// weight is within ±128, so that `clamp(acc) · w` fits in `i16` (the multiply-low trick
-/// of the AVX2 kernel and its scalar twin); without it [`screlu_dot_wide`] runs, which is
-/// exact for any weight.
+/// Whether `clamp(acc, 0, qa) · w` fits in `i16` for every weight of `weights`: the
+/// condition of the multiply-low trick of [`screlu_dot`] (`lizard`). With Cutoff's QA of
+/// 255 it holds for weights within ±128.
+pub fn products_fit_i16(qa: i32, weights: &[i16]) -> bool {
+    weights
+        .iter()
+        .all(|&w| qa * i32::from(w.unsigned_abs()) <= i32::from(i16::MAX))
+}
+
+/// `Σ clamp(acc, 0, qa)² · w` over the chunks, wrapping in `i32`. `lizard` says that
+/// every `clamp(acc) · w` fits in `i16` ([`products_fit_i16`]: the multiply-low trick of
+/// the AVX2 kernel and its scalar twin); without it [`screlu_dot_wide`] runs, which is
+/// exact for any weight. `qa` is within 1..=32767.
 #[inline(always)]
-pub fn screlu_dot(backend: Backend, lizard: bool, acc: &[Chunk], weights: &[Chunk]) -> i32 {
+pub fn screlu_dot(
+    backend: Backend,
+    lizard: bool,
+    qa: i16,
+    acc: &[Chunk],
+    weights: &[Chunk],
+) -> i32 {
     assert_eq!(acc.len(), weights.len(), "accumulator and weights differ");
     if !lizard {
-        return screlu_dot_wide(acc, weights);
+        return screlu_dot_wide(qa, acc, weights);
     }
     #[cfg(target_arch = "x86_64")]
     if use_avx2(backend) {
         // SAFETY: `use_avx2` checked that this CPU has AVX2, both slices have the same
-        // length (asserted above), and `lizard` promises |w| <= 128 for the i16 products.
-        return unsafe { avx2::screlu_dot(acc, weights) };
+        // length (asserted above), and `lizard` promises |qa · w| <= 32767 for the i16
+        // products.
+        return unsafe { avx2::screlu_dot(qa, acc, weights) };
     }
     let _ = backend;
-    screlu_dot_scalar(acc, weights)
+    screlu_dot_scalar(qa, acc, weights)
+}
+
+/// `Σ clamp(acc, 0, qa) · w` over the chunks, wrapping in `i32`: exact for every weight
+/// (each product and each pair of products fits in `i32`).
+#[inline(always)]
+pub fn crelu_dot(backend: Backend, qa: i16, acc: &[Chunk], weights: &[Chunk]) -> i32 {
+    assert_eq!(acc.len(), weights.len(), "accumulator and weights differ");
+    #[cfg(target_arch = "x86_64")]
+    if use_avx2(backend) {
+        // SAFETY: `use_avx2` checked that this CPU has AVX2, and both slices have the
+        // same length (asserted above).
+        return unsafe { avx2::crelu_dot(qa, acc, weights) };
+    }
+    let _ = backend;
+    crelu_dot_scalar(qa, acc, weights)
+}
+
+/// The scalar twin of `avx2::crelu_dot`.
+pub fn crelu_dot_scalar(qa: i16, acc: &[Chunk], weights: &[Chunk]) -> i32 {
+    let mut sum = 0i32;
+    for (&x, &w) in flat(acc).iter().zip(flat(weights)) {
+        let v = i32::from(x.clamp(0, qa));
+        sum = sum.wrapping_add(v * i32::from(w));
+    }
+    sum
 }
 
 /// The values of `chunks`, in order, as one flat slice.
@@ -190,26 +229,28 @@ fn flat(chunks: &[Chunk]) -> &[i16] {
     unsafe { std::slice::from_raw_parts(chunks.as_ptr().cast::<i16>(), chunks.len() * CHUNK) }
 }
 
-/// The scalar twin of `avx2::screlu_dot`, for weights within ±128: `(v · w)` in `i16`
-/// (exact, `255 · 128 < 2¹⁵`), times `v` in `i32`, which the compiler vectorises with
-/// the SSE2 multiply-add. For larger weights the product wraps: use [`screlu_dot_wide`].
-/// (Written over flat slices: per chunk, the compiler vectorised across chunks instead.)
-pub fn screlu_dot_scalar(acc: &[Chunk], weights: &[Chunk]) -> i32 {
+/// The scalar twin of `avx2::screlu_dot`, for weights with `|qa · w| <= 32767` (within
+/// ±128 at QA 255): `(v · w)` in `i16` (exact), times `v` in `i32`, which the compiler
+/// vectorises with the SSE2 multiply-add. For larger weights the product wraps: use
+/// [`screlu_dot_wide`]. (Written over flat slices: per chunk, the compiler vectorised
+/// across chunks instead.)
+pub fn screlu_dot_scalar(qa: i16, acc: &[Chunk], weights: &[Chunk]) -> i32 {
     let mut sum = 0i32;
     for (&x, &w) in flat(acc).iter().zip(flat(weights)) {
-        let v = x.clamp(0, QA as i16);
+        let v = x.clamp(0, qa);
         sum = sum.wrapping_add(i32::from(v.wrapping_mul(w)) * i32::from(v));
     }
     sum
 }
 
-/// `Σ clamp(acc, 0, QA)² · w` in plain `i32`: exact for every `i16` weight, since
-/// `255² · 32767 < 2³¹`.
-pub fn screlu_dot_wide(acc: &[Chunk], weights: &[Chunk]) -> i32 {
+/// `Σ clamp(acc, 0, qa)² · w` in `i32`, each term and the sum wrapping as an engine's
+/// `i32` arithmetic does: exact for every `i16` weight while `qa² · |w| < 2³¹` (always
+/// at QA 255, since `255² · 32768 < 2³¹`).
+pub fn screlu_dot_wide(qa: i16, acc: &[Chunk], weights: &[Chunk]) -> i32 {
     let mut sum = 0i32;
     for (&x, &w) in flat(acc).iter().zip(flat(weights)) {
-        let v = i32::from(x).clamp(0, QA);
-        sum = sum.wrapping_add(v * v * i32::from(w));
+        let v = i32::from(x.clamp(0, qa));
+        sum = sum.wrapping_add((v * v).wrapping_mul(i32::from(w)));
     }
     sum
 }
@@ -221,7 +262,7 @@ mod avx2 {
 
     use std::arch::x86_64::*;
 
-    use super::{Chunk, QA};
+    use super::Chunk;
 
     /// Loads a chunk (aligned: `Chunk` is `align(32)`).
     #[inline(always)]
@@ -278,13 +319,13 @@ mod avx2 {
         }
     }
 
-    /// See `super::screlu_dot`; the caller checks AVX2, equal lengths and |w| <= 128.
-    /// Per chunk: `v = clamp(acc)`, `vw = mullo(v, w)` (fits in i16), then
+    /// See `super::screlu_dot`; the caller checks AVX2, equal lengths and |qa · w| <=
+    /// 32767. Per chunk: `v = clamp(acc)`, `vw = mullo(v, w)` (fits in i16), then
     /// `madd(vw, v)` sums pairs of `v² · w` into i32 lanes.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn screlu_dot(acc: &[Chunk], weights: &[Chunk]) -> i32 {
+    pub unsafe fn screlu_dot(qa: i16, acc: &[Chunk], weights: &[Chunk]) -> i32 {
         let zero = _mm256_setzero_si256();
-        let qa = _mm256_set1_epi16(QA as i16);
+        let qa = _mm256_set1_epi16(qa);
         let mut sum = zero;
         for (a, w) in acc.iter().zip(weights) {
             // SAFETY: AVX2 is enabled in this function.
@@ -292,6 +333,24 @@ mod avx2 {
                 let v = _mm256_min_epi16(_mm256_max_epi16(load(a), zero), qa);
                 let vw = _mm256_mullo_epi16(v, load(w));
                 sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
+            }
+        }
+        horizontal_sum(sum)
+    }
+
+    /// See `super::crelu_dot`; the caller checks AVX2 and equal lengths. Per chunk:
+    /// `v = clamp(acc)`, then `madd(v, w)` sums pairs of `v · w` into i32 lanes (exact:
+    /// `0 <= v <= 32767`).
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn crelu_dot(qa: i16, acc: &[Chunk], weights: &[Chunk]) -> i32 {
+        let zero = _mm256_setzero_si256();
+        let qa = _mm256_set1_epi16(qa);
+        let mut sum = zero;
+        for (a, w) in acc.iter().zip(weights) {
+            // SAFETY: AVX2 is enabled in this function.
+            unsafe {
+                let v = _mm256_min_epi16(_mm256_max_epi16(load(a), zero), qa);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, load(w)));
             }
         }
         horizontal_sum(sum)

@@ -9,8 +9,8 @@ use std::time::Instant;
 use cozy_chess::{Board, BoardBuilder, Color, Move, Square};
 
 use super::file::{
-    oriented_feature_index, output_bucket, Inputs, NetFileError, NetworkParams, INPUTS, QA, QB,
-    SCALE,
+    oriented_feature_index, output_bucket, Activation, Inputs, NetFileError, NetworkParams,
+    Quantisation, INPUTS,
 };
 use super::simd::{self, Backend, Chunk};
 use super::{evaluate_fresh, Network, NnueStack, STACK_PLIES};
@@ -42,6 +42,8 @@ fn random_params(hidden: usize, seed: u64, feature_range: i32, output_range: i32
         hidden,
         buckets: BUCKETS,
         inputs: Inputs::Plain,
+        activation: Activation::SCReLU,
+        quant: Quantisation::STANDARD,
         feature_weights,
         feature_bias,
         output_weights,
@@ -70,8 +72,10 @@ fn backends() -> Vec<Backend> {
     }
 }
 
-/// The file's integer formula written out independently, from the parameters as stored.
+/// The file's integer formula written out independently, from the parameters as stored
+/// (with their activation and quantisation).
 fn formula(params: &NetworkParams, board: &Board) -> i32 {
+    let Quantisation { qa, qb, scale } = params.quant;
     let h = params.hidden;
     let stm = board.side_to_move();
     let pieces = board.occupied().len() as usize;
@@ -94,13 +98,20 @@ fn formula(params: &NetworkParams, board: &Board) -> i32 {
             }
         }
         for (a, &w) in acc.iter().zip(&output_weights[half * h..(half + 1) * h]) {
-            let v = (*a).clamp(0, i64::from(QA));
-            sum += v * v * i64::from(w);
+            let v = (*a).clamp(0, i64::from(qa));
+            sum += match params.activation {
+                Activation::SCReLU => v * v * i64::from(w),
+                Activation::CReLU => v * i64::from(w),
+            };
         }
     }
     let sum = i32::try_from(sum).expect("realistic weights keep the sum within i32");
-    let cp = (i64::from(sum / QA) + i64::from(params.output_bias[bucket])) * i64::from(SCALE)
-        / i64::from(QA * QB);
+    let summed = match params.activation {
+        Activation::SCReLU => sum / qa,
+        Activation::CReLU => sum,
+    };
+    let cp = (i64::from(summed) + i64::from(params.output_bias[bucket])) * i64::from(scale)
+        / i64::from(qa * qb);
     i32::try_from(cp).expect("centipawns fit in i32")
 }
 
@@ -360,9 +371,37 @@ fn avx2_and_scalar_kernels_agree() {
         simd::refresh(Backend::Avx2, &mut avx2, &src, &all);
         assert_eq!(scalar, avx2);
         for acc in [&src, &a, &b] {
-            let wide = simd::screlu_dot_wide(acc, &weights);
-            assert_eq!(simd::screlu_dot(Backend::Scalar, true, acc, &weights), wide);
-            assert_eq!(simd::screlu_dot(Backend::Avx2, true, acc, &weights), wide);
+            let wide = simd::screlu_dot_wide(255, acc, &weights);
+            assert_eq!(
+                simd::screlu_dot(Backend::Scalar, true, 255, acc, &weights),
+                wide
+            );
+            assert_eq!(
+                simd::screlu_dot(Backend::Avx2, true, 255, acc, &weights),
+                wide
+            );
+            // Another QA, with weights whose products still fit in i16 (|181 · w| <= 32767).
+            // Scaled up to ±181, with both extremes present.
+            let mut small: Vec<Chunk> = weights
+                .iter()
+                .map(|c| Chunk(c.0.map(|w| w.signum() * (w.abs() * 181 / 128))))
+                .collect();
+            small[0].0[..2].copy_from_slice(&[181, -181]);
+            let wide = simd::screlu_dot_wide(181, acc, &small);
+            assert_eq!(
+                simd::screlu_dot(Backend::Avx2, true, 181, acc, &small),
+                wide
+            );
+            assert_eq!(
+                simd::screlu_dot(Backend::Scalar, true, 181, acc, &small),
+                wide
+            );
+            // CReLU, exact for any weight and any QA.
+            for qa in [255, 181, 32_767] {
+                let scalar = simd::crelu_dot_scalar(qa, acc, &d);
+                assert_eq!(simd::crelu_dot(Backend::Avx2, qa, acc, &d), scalar);
+                assert_eq!(simd::crelu_dot(Backend::Scalar, qa, acc, &d), scalar);
+            }
         }
     }
 }
@@ -378,9 +417,14 @@ fn the_i16_product_trick_is_exact_within_its_weight_range() {
         };
         let (acc, weights) = (chunks(1_000), chunks(128));
         assert_eq!(
-            simd::screlu_dot_scalar(&acc, &weights),
-            simd::screlu_dot_wide(&acc, &weights)
+            simd::screlu_dot_scalar(255, &acc, &weights),
+            simd::screlu_dot_wide(255, &acc, &weights)
         );
+        let flat: Vec<i16> = weights.iter().flat_map(|c| c.0).collect();
+        assert!(simd::products_fit_i16(255, &flat));
+        assert!(!simd::products_fit_i16(256, &[128]));
+        assert!(simd::products_fit_i16(181, &[-181, 181]));
+        assert!(!simd::products_fit_i16(181, &[182]));
     }
 }
 
@@ -395,8 +439,27 @@ fn avx2_and_scalar_networks_agree_on_every_position() {
     let boards = random_positions(300, 31);
     // Realistic weights, and output weights beyond ±128 (where every backend runs the wide
     // scalar kernel).
-    for (output_range, seed) in [(OUTPUT_RANGE, 32), (30_000, 33)] {
-        let params = random_params(48, seed, FEATURE_RANGE, output_range);
+    let imported = |activation, qa, qb, scale| {
+        move |params: NetworkParams| NetworkParams {
+            activation,
+            quant: Quantisation { qa, qb, scale },
+            ..params
+        }
+    };
+    let kinds = [
+        (OUTPUT_RANGE, 32, imported(Activation::SCReLU, 255, 64, 400)),
+        (30_000, 33, imported(Activation::SCReLU, 255, 64, 400)),
+        (181, 34, imported(Activation::SCReLU, 181, 64, 400)),
+        (30_000, 35, imported(Activation::SCReLU, 181, 128, 300)),
+        (30_000, 36, imported(Activation::CReLU, 255, 64, 400)),
+        (
+            OUTPUT_RANGE,
+            37,
+            imported(Activation::CReLU, 1_000, 32, 500),
+        ),
+    ];
+    for (output_range, seed, kind) in kinds {
+        let params = kind(random_params(48, seed, FEATURE_RANGE, output_range));
         let evals: Vec<Vec<i32>> = backends()
             .into_iter()
             .map(|backend| {
@@ -454,8 +517,34 @@ fn colour_flip_negates_the_white_view_exactly() {
 
 #[test]
 fn matches_the_integer_formula() {
-    for (hidden, seed, features) in [(16, 51, FEATURE_RANGE), (32, 52, 100), (128, 53, 504)] {
-        let params = random_params(hidden, seed, features, OUTPUT_RANGE);
+    let kinds = [
+        (Activation::SCReLU, Quantisation::STANDARD),
+        (
+            Activation::SCReLU,
+            Quantisation {
+                qa: 181,
+                qb: 64,
+                scale: 400,
+            },
+        ),
+        (
+            Activation::CReLU,
+            Quantisation {
+                qa: 255,
+                qb: 128,
+                scale: 300,
+            },
+        ),
+    ];
+    let shapes = [(16, 51, FEATURE_RANGE), (32, 52, 100), (128, 53, 504)];
+    for ((hidden, seed, features), (activation, quant)) in
+        shapes.into_iter().flat_map(|s| kinds.map(|k| (s, k)))
+    {
+        let params = NetworkParams {
+            activation,
+            quant,
+            ..random_params(hidden, seed, features, OUTPUT_RANGE)
+        };
         let nets: Vec<Arc<Network>> = backends()
             .into_iter()
             .map(|b| network(&params, b))

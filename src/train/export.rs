@@ -3,7 +3,7 @@
 //! with it).
 
 use super::model::Network;
-use crate::nnue::file::{NetworkParams, QA, QB};
+use crate::nnue::file::{Activation, NetworkParams, Quantisation, QA, QB};
 
 /// The quantised parameters of `net`: feature weights and biases × QA, output weights × QB
 /// (as i16), output biases × QA·QB (as i32), each rounded to the nearest integer. The
@@ -19,6 +19,8 @@ pub fn quantise(net: &Network) -> NetworkParams {
         hidden: net.hidden(),
         buckets: net.buckets(),
         inputs: net.inputs(),
+        activation: Activation::SCReLU,
+        quant: Quantisation::STANDARD,
         feature_weights: to_i16(net.feature_weights(), QA),
         feature_bias: to_i16(net.feature_bias(), QA),
         output_weights: to_i16(net.output_weights(), QB),
@@ -36,9 +38,12 @@ pub fn export_bytes(net: &Network) -> Vec<u8> {
 }
 
 /// The float network whose weights are exactly `params`' integers divided back by their
-/// scales (so `quantise(&dequantise(p)) == p`): the float net the quantised one computes,
-/// up to the integer evaluator's truncations. A starting point for fine-tuning a file.
+/// scales (the file's own QA and QB; so `quantise(&dequantise(p)) == p` for a net at
+/// Cutoff's constants): the float net the quantised one computes, up to the integer
+/// evaluator's truncations. A starting point for fine-tuning a file (an SCReLU one: the
+/// float model is SCReLU).
 pub fn dequantise(params: &NetworkParams) -> Network {
+    let (qa, qb) = (params.quant.qa, params.quant.qb);
     let h = params.hidden;
     let mut values = Vec::with_capacity(Network::param_count(h, params.buckets));
     let scaled = |values: &[i16], factor: i32| -> Vec<f32> {
@@ -47,14 +52,14 @@ pub fn dequantise(params: &NetworkParams) -> Network {
             .map(|&v| f32::from(v) / factor as f32)
             .collect()
     };
-    values.extend(scaled(&params.feature_weights, QA));
-    values.extend(scaled(&params.feature_bias, QA));
-    values.extend(scaled(&params.output_weights, QB));
+    values.extend(scaled(&params.feature_weights, qa));
+    values.extend(scaled(&params.feature_bias, qa));
+    values.extend(scaled(&params.output_weights, qb));
     values.extend(
         params
             .output_bias
             .iter()
-            .map(|&b| (f64::from(b) / f64::from(QA * QB)) as f32),
+            .map(|&b| (f64::from(b) / (f64::from(qa) * f64::from(qb))) as f32),
     );
     Network::from_params(h, params.buckets, values).with_inputs(params.inputs)
 }

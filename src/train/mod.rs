@@ -125,6 +125,12 @@ pub enum TrainError {
         #[source]
         error: NetFileError,
     },
+    /// A network file (`--init`) whose activation the trainer does not train.
+    #[error("{path}: a {activation} network; the trainer trains SCReLU networks only")]
+    Activation {
+        path: String,
+        activation: crate::nnue::file::Activation,
+    },
     /// No position survived the filter (or none was left for training).
     #[error("no training positions in the data")]
     NoData,
@@ -439,6 +445,12 @@ fn load_init(path: &str) -> Result<Network, TrainError> {
             path: path.to_string(),
             error,
         })?;
+        if params.activation != crate::nnue::file::Activation::SCReLU {
+            return Err(TrainError::Activation {
+                path: path.to_string(),
+                activation: params.activation,
+            });
+        }
         return Ok(dequantise(&params));
     }
     checkpoint::from_bytes(&bytes).map_err(|error| TrainError::Checkpoint {
