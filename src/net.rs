@@ -188,7 +188,7 @@ fn import(args: &Args) -> Result<(), NetError> {
     std::fs::write(&args.out, &file).map_err(io(&args.out))?;
     let start = evaluate_fresh(&network, &cozy_chess::Board::default());
     println!(
-        "wrote {} ({} bytes): (768 -> {})x2 -> {} {}, {}{}, {} output kernel; start position {start:+} cp",
+        "wrote {} ({} bytes): (768 -> {})x2 -> {} {}, {}{}, {}; start position {start:+} cp",
         args.out.display(),
         file.len(),
         network.hidden(),
@@ -196,13 +196,20 @@ fn import(args: &Args) -> Result<(), NetError> {
         network.activation(),
         network.quantisation(),
         network.inputs().note(),
-        if network.activation() == Activation::CReLU || network.output_fits_i16() {
-            "16-bit"
-        } else {
-            "32-bit"
-        },
+        kernel_note(&network),
     );
     Ok(())
+}
+
+/// Which output kernel runs the net.
+fn kernel_note(network: &Network) -> &'static str {
+    match network.activation() {
+        Activation::CReLU => "CReLU output kernel",
+        Activation::SCReLU if network.output_fits_i16() => "16-bit SCReLU output kernel",
+        Activation::SCReLU => {
+            "32-bit scalar SCReLU output kernel (slower: some QA · w exceed 16 bits)"
+        }
+    }
 }
 
 /// The file at `path`, if it is a regular file no larger than any net Cutoff runs (one
