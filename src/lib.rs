@@ -24,6 +24,7 @@ pub mod analyze;
 mod bench_positions;
 pub mod book;
 pub mod cli;
+pub mod convert;
 pub mod datagen;
 pub mod display;
 pub mod engine;

@@ -25,7 +25,7 @@ pub struct Tool {
 }
 
 /// Every tool, in the order `help` lists them.
-pub const TOOLS: [Tool; 5] = [
+pub const TOOLS: [Tool; 6] = [
     Tool {
         name: "analyze",
         synopsis: "analyze FILE.epd",
@@ -61,6 +61,13 @@ pub const TOOLS: [Tool; 5] = [
         command: crate::train::Args::command,
         run: |args| crate::train::main(args).map_err(Into::into),
     },
+    Tool {
+        name: "convert",
+        synopsis: "convert GAMES.pgn",
+        summary: "PGN games with engine scores (fastchess, OpenBench) to viriformat",
+        command: crate::convert::Args::command,
+        run: |args| crate::convert::main(args).map_err(Into::into),
+    },
 ];
 
 /// The tool called `name`, if there is one.
@@ -91,7 +98,7 @@ mod tests {
     #[test]
     fn every_tool_has_its_usage_and_help_names_them_all() {
         let help = help();
-        for tool in ["analyze", "datagen", "net", "tune", "train"] {
+        for tool in ["analyze", "datagen", "net", "tune", "train", "convert"] {
             let usage = usage(tool).unwrap();
             assert!(
                 usage.contains(&format!("Usage: cutoff {tool}")),

@@ -160,9 +160,11 @@ pub struct PgnError {
     pub partial: Option<Box<PgnGame>>,
 }
 
-impl fmt::Display for PgnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "game {} (line {})", self.game, self.line)?;
+impl PgnError {
+    /// Where and why, without the game's number: `line 5, ply 6 (3...), "Nf9": not a
+    /// move`.
+    pub fn detail(&self) -> String {
+        let mut text = format!("line {}", self.line);
         if let (Some(ply), Some(partial)) = (self.ply, &self.partial) {
             let board = partial.end();
             let dots = if board.side_to_move() == Color::White {
@@ -170,12 +172,18 @@ impl fmt::Display for PgnError {
             } else {
                 "..."
             };
-            write!(f, ", ply {ply} ({}{dots})", board.fullmove_number())?;
+            text += &format!(", ply {ply} ({}{dots})", board.fullmove_number());
         }
         if let Some(token) = &self.token {
-            write!(f, ", {token:?}")?;
+            text += &format!(", {token:?}");
         }
-        write!(f, ": {}", self.kind)
+        text + &format!(": {}", self.kind)
+    }
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game {}, {}", self.game, self.detail())
     }
 }
 

@@ -208,7 +208,7 @@ fn a_bad_move_names_game_ply_and_token_and_keeps_the_moves_before() {
     assert_eq!(partial.tag("Event"), Some("B"));
     assert_eq!(
         error.to_string(),
-        "game 2 (line 5), ply 6 (3...), \"Nf9\": not a move"
+        "game 2, line 5, ply 6 (3...), \"Nf9\": not a move"
     );
 }
 
