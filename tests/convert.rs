@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 
 use cozy_chess::{Board, Color, Move, Piece};
 use cutoff::san::to_san;
-use cutoff::search::score::{mate_in, mated_in};
+use cutoff::score::{mate_in, mated_in};
 use cutoff::viri::{read_games, GameResult, ViriGame};
 
 mod common;

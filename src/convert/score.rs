@@ -4,8 +4,8 @@
 //! slash and the depth. The score is the mover's, of the position the move was played
 //! from. Anything else (`book`, `ERR/0`, a free comment, no comment) has no score.
 
+use crate::score::{mate_in, mated_in, tb_loss_in, tb_win_in, MAX_PLY};
 use crate::search::report::TB_WIN_CP;
-use crate::search::score::{mate_in, mated_in, tb_loss_in, tb_win_in, MAX_PLY};
 
 /// The score of a comment, in Cutoff's units from the mover's view: centipawns, mates as
 /// [`mate_in`]/[`mated_in`] of the plies given, and `±(20000 − n)` centipawns (how Cutoff

@@ -1,5 +1,5 @@
 use super::*;
-use crate::search::score::{mate_in, mated_in, tb_loss_in, tb_win_in};
+use crate::score::{mate_in, mated_in, tb_loss_in, tb_win_in};
 use crate::viri::read_games;
 
 #[test]
