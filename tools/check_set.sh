@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Replays every complete chunk of a data set with ../shared/tools/viri_check.py (python-chess,
-# an independent reader) and records each chunk's games and plies, so that a regenerated
-# chunk can be compared with the plies docs/NNUE.md records for it.
+# Replays every complete chunk of a data set with tools/viri_check.py (python-chess, a
+# reader independent of Cutoff's own) and records each chunk's games and plies, so that a
+# regenerated chunk can be compared with the plies recorded for it.
 #
 #     tools/check_set.sh SET [WATCH]
 #
@@ -13,7 +13,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SET=${1:?set, e.g. s8-n5000}
 WATCH=${2:-0}
-SHARED=${SHARED:-../shared}
 DIR=data/viri/$SET
 LOG=logs/checks-$SET.txt
 mkdir -p logs
@@ -23,7 +22,7 @@ while true; do
     for chunk in $(ls "$DIR" 2>/dev/null | grep -E '^c[0-9]+\.viri$' | sort -V); do
         name=${chunk%.viri}
         grep -q "^$name " "$LOG" && continue
-        if out=$(nice -n 19 python3 "$SHARED/tools/viri_check.py" "$DIR/$chunk" 2>&1); then
+        if out=$(nice -n 19 python3 tools/viri_check.py "$DIR/$chunk" 2>&1); then
             echo "$name $out" >> "$LOG"
         else
             echo "$name DEFECT $(echo "$out" | tail -1)" >> "$LOG"

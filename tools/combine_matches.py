@@ -1,110 +1,149 @@
 #!/usr/bin/env python3
-"""Adds up matches that ../shared/tools/match.py played in parts (its --json summaries).
+"""Adds up a match played in parts: W-L-D, pentanomial Elo and the SPRT decision.
 
-A time-control SPRT of a small step needs more games than one session can play: play it
-in parts of a fixed length, each with its own --seed, and decide on the sum after each
-part. This prints the summed W-L-D, the pentanomial Elo with its 95% margin and the SPRT
-log-likelihood ratio, with match.py's own statistics functions (loaded from --match-py),
-so the sum of one part is exactly what match.py printed for it:
+A time-control SPRT of a small step needs more games than one sitting can play: play it
+in parts of a fixed length, each with its own seed (tools/logged_match.sh writes each
+part's PGN), and decide on the sum after each part:
 
-    tools/combine_matches.py --sprt 0 10 part1.json part2.json ...
+    tools/combine_matches.py --sprt 0 10 logs/part1.pgn logs/part2.pgn ...
 
-While a part is being played, `--running part.pgn` (match.py's --pgn of that part) adds
-its completed pairs (rounds 2p+1 and 2p+2 are one opening's pair), so the decision can be
-taken after every pair, as in one unbroken SPRT; `--stop PID` then sends SIGTERM to that
-part's match.py once the sum is decided (match.py writes its --json with the pairs it
-completed). For example, every 30 seconds:
+A part is a PGN of its games (fastchess's -pgnout, where both games of an opening share a
+Round tag, or an older runner's, where rounds 2p+1 and 2p+2 are one opening's pair; only
+complete pairs count) or an older runner's JSON summary (fields engines, wins, losses,
+draws, pentanomial). The first engine of the first part is the one whose result is given.
 
-    while sleep 30; do tools/combine_matches.py --sprt 0 10 part1.json part2.json \
-        --running part3.pgn --stop "$(pgrep -f 'match.py.*part3')" || break; done
+While a part is still being played, its PGN counts its completed pairs, so the decision
+can be taken after every pair, as in one unbroken SPRT; `--stop PID` then sends SIGTERM to
+that part's runner once the sum is decided (exit status 1). For example, every 30 seconds:
 
-Every part must have the same two engines in the same order. Needs python-chess (which
-match.py imports).
+    while sleep 30; do tools/combine_matches.py --sprt 0 10 part1.pgn part2.pgn \
+        --stop "$RUNNER_PID" || break; done
+
+Statistics: logistic Elo from the mean score per pair, its 95% margin from the pentanomial
+variance; the SPRT is the GSPRT normal approximation on the pair scores (0, 1/4, 1/2, 3/4,
+1), LLR = N (s1 - s0) (2m - s0 - s1) / (2v) for N pairs, with m and v the mean and variance
+of the pair scores after one pseudo-pair in each bucket, s0 and s1 the expected scores at
+ELO0 and ELO1, and the bounds log(beta / (1 - alpha)) and log((1 - beta) / alpha).
+Needs python-chess (`pip install python-chess`) for PGN parts.
 """
 import argparse
-import importlib.util
 import json
+import math
 import os
-import pathlib
 import signal
 import sys
 
-import chess.pgn
-
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a pair's score per game: LL, LD, DD/WL, WD, WW
 WHITE_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
-DEFAULT_MATCH_PY = pathlib.Path(__file__).resolve().parents[2] / "shared/tools/match.py"
+Z95 = 1.959964
 
 
-def load_match_py(path):
-    if not path.is_file():
-        sys.exit(f"error: {path} not found (give match.py's path with --match-py)")
-    spec = importlib.util.spec_from_file_location("match", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["match"] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+def expected_score(elo):
+    return 1 / (1 + 10 ** (-elo / 400))
 
 
-def pentanomial_of_pgn(path, first):
-    """`first`'s W-L-D and pentanomial over the completed pairs of a match.py PGN."""
-    points = {}  # round -> first's points
+def score_to_elo(score):
+    if score <= 0 or score >= 1:
+        return math.copysign(math.inf, score - 0.5)
+    return -400 * math.log10(1 / score - 1)
+
+
+def mean_and_variance(counts):
+    n = sum(counts)
+    mean = sum(s * c for s, c in zip(PAIR_SCORES, counts)) / n
+    return mean, sum(c * (s - mean) ** 2 for s, c in zip(PAIR_SCORES, counts)) / n
+
+
+def elo_with_margin(penta):
+    mean, variance = mean_and_variance(penta)
+    spread = Z95 * math.sqrt(variance / sum(penta))
+    return score_to_elo(mean), (score_to_elo(mean + spread) - score_to_elo(mean - spread)) / 2
+
+
+def sprt_llr(penta, elo0, elo1):
+    mean, variance = mean_and_variance([c + 1 for c in penta])
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    return sum(penta) * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+
+
+def pgn_part(path, first):
+    """(engines, (W, L, D), pentanomial) of `first` (or White of the first game) over the
+    complete pairs of a PGN."""
+    import chess.pgn
+
+    games = []  # (round, white, black, white's points)
     with open(path, encoding="utf-8") as pgn:
         while (headers := chess.pgn.read_headers(pgn)) is not None:
-            white_points = WHITE_POINTS.get(headers.get("Result"))
-            if white_points is not None:
-                points[int(headers["Round"])] = (
-                    white_points if headers["White"] == first else 1 - white_points)
-    pairs = [(points[n], points[n + 1]) for n in range(1, max(points, default=0) + 1, 2)
-             if n in points and n + 1 in points]
-    games = [game for pair in pairs for game in pair]
+            points = WHITE_POINTS.get(headers.get("Result"))
+            if points is not None:
+                games.append((headers.get("Round", "?"), headers["White"], headers["Black"],
+                              points))
+    if not games:
+        return None, (0, 0, 0), [0] * 5
+    first = first or games[0][1]
+    engines = [first, games[0][2] if games[0][1] == first else games[0][1]]
+    rounds = {}
+    for game in games:
+        rounds.setdefault(game[0], []).append(game)
+    if any(len(pair) == 2 for pair in rounds.values()):  # fastchess: a pair shares its round
+        pairs = [pair for pair in rounds.values() if len(pair) == 2]
+    else:  # one game a round: rounds 2p+1 and 2p+2 are a pair
+        by_number = {int(r): g[0] for r, g in rounds.items() if r.isdigit()}
+        pairs = [[by_number[n], by_number[n + 1]] for n in sorted(by_number)
+                 if n % 2 == 1 and n + 1 in by_number]
+    results = [[p if white == first else 1 - p for _, white, _, p in pair] for pair in pairs]
+    flat = [points for pair in results for points in pair]
     penta = [0] * 5
-    for pair in pairs:
+    for pair in results:
         penta[round(2 * sum(pair))] += 1
-    return (games.count(1.0), games.count(0.0), games.count(0.5)), penta
+    return engines, (flat.count(1.0), flat.count(0.0), flat.count(0.5)), penta
+
+
+def json_part(path):
+    with open(path, encoding="utf-8") as f:
+        part = json.load(f)
+    return part["engines"], (part["wins"], part["losses"], part["draws"]), part["pentanomial"]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("parts", nargs="+", help="match.py --json files")
+    parser.add_argument("parts", nargs="+", help="PGN files or JSON summaries of the parts")
     parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--beta", type=float, default=0.05)
-    parser.add_argument("--match-py", type=pathlib.Path, default=DEFAULT_MATCH_PY)
-    parser.add_argument("--running", type=pathlib.Path, metavar="PART.pgn",
-                        help="add the completed pairs of a part still being played")
     parser.add_argument("--stop", type=int, metavar="PID",
-                        help="SIGTERM this match.py once the SPRT has decided (exit status 1)")
+                        help="SIGTERM this runner once the SPRT has decided (exit status 1)")
     args = parser.parse_args()
-    match = load_match_py(args.match_py)
 
     engines, wins, losses, draws, penta = None, 0, 0, 0, [0] * 5
     for path in args.parts:
-        with open(path) as f:
-            part = json.load(f)
+        try:
+            if path.endswith(".json"):
+                names, (won, lost, drawn), part = json_part(path)
+            else:
+                names, (won, lost, drawn), part = pgn_part(path, engines and engines[0])
+        except (OSError, KeyError, ValueError) as error:
+            sys.exit(f"combine_matches.py: {path}: {error}")
+        if names is None:
+            print(f"{path}: no finished game")
+            continue
         if engines is None:
-            engines = part["engines"]
-        elif part["engines"] != engines:
-            sys.exit(f"error: {path} has engines {part['engines']}, not {engines}")
-        wins, losses, draws = wins + part["wins"], losses + part["losses"], draws + part["draws"]
-        penta = [a + b for a, b in zip(penta, part["pentanomial"])]
-        print(f"{path}: {part['wins']}-{part['losses']}-{part['draws']}, "
-              f"pentanomial {part['pentanomial']}")
-    if args.running:
-        (won, lost, drawn), running = pentanomial_of_pgn(args.running, engines[0])
+            engines = names
+        elif sorted(names) != sorted(engines):
+            sys.exit(f"combine_matches.py: {path} has engines {names}, not {engines}")
         wins, losses, draws = wins + won, losses + lost, draws + drawn
-        penta = [a + b for a, b in zip(penta, running)]
-        print(f"{args.running}: {won}-{lost}-{drawn} in {sum(running)} completed pairs, "
-              f"pentanomial {running}")
+        penta = [a + b for a, b in zip(penta, part)]
+        print(f"{path}: {won}-{lost}-{drawn}, pentanomial {part}")
     if sum(penta) == 0:
-        sys.exit("error: no complete game pairs")
-    elo, margin = match.elo_with_margin(match.PAIR_SCORES, penta)
-    games = wins + losses + draws
-    print(f"{engines[0]} vs {engines[1]}: {wins}-{losses}-{draws} in {games} games, "
-          f"pentanomial {penta}, Elo {elo:+.1f} +/- {margin:.1f} (95%)")
+        sys.exit("combine_matches.py: no complete game pairs")
+    elo, margin = elo_with_margin(penta)
+    print(f"{engines[0]} vs {engines[1]}: {wins}-{losses}-{draws} in {wins + losses + draws} "
+          f"games, pentanomial {penta}, Elo {elo:+.1f} +/- {margin:.1f} (95%)")
     if args.sprt:
         elo0, elo1 = args.sprt
-        llr = match.sprt_llr(penta, elo0, elo1)
-        lower, upper = match.sprt_bounds(args.alpha, args.beta)
+        llr = sprt_llr(penta, elo0, elo1)
+        lower = math.log(args.beta / (1 - args.alpha))
+        upper = math.log((1 - args.beta) / args.alpha)
         verdict = "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else "continue"
         print(f"SPRT [{elo0:g}, {elo1:g}]: LLR {llr:.2f} ({lower:.2f}, {upper:.2f}) -> {verdict}")
         if args.stop and verdict != "continue":

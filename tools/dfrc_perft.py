@@ -9,8 +9,8 @@ the format of `tests/data/perft-*.txt`:
 
     dfrc-W-B | FEN | 1=N 2=N 3=N 4=N
 
-With `--fens` it prints only the FENs, one per line: an opening file for match.py
-(`--chess960 --openings FILE`).
+With `--fens` it prints only the FENs, one per line: an opening file for fastchess
+(`-variant fischerandom -openings file=FILE format=epd`).
 
 Usage: tools/dfrc_perft.py [--count 24] [--depth 4] [--seed 960] > tests/data/perft-dfrc.txt
        tools/dfrc_perft.py --fens --count 50 --seed 2026 > dfrc.epd

@@ -2,7 +2,7 @@
 """How good are a data set's labels? Compares, on a sample of a viriformat file's kept
 positions (the trainer's filter), the recorded search scores and the binary's static
 evaluation with fresh searches of the same positions at fixed node counts, the deepest
-taken as the truth (docs/NNUE.md, thirty-second session).
+taken as the truth (docs/NNUE.md, "Tried and rejected": `--lookahead`).
 
     tools/label_study.py BINARY FILE.viri EVERY NODES [NODES ...]
 

@@ -6,8 +6,8 @@
 #
 # Both sides are BINARY with 1 thread and 16 MiB; the candidate loads NET through EvalFile.
 # Fixed nodes make the result independent of the machine's load, so a screen may run beside
-# the data generator. Results go to logs/screen-NAME-nNODES-sSEED.{json,pgn,log}, NAME being
-# NET's file name without its extension.
+# the data generator. Results go to logs/screen-NAME-nNODES-sSEED.{pgn,log}, NAME being
+# NET's file name without its extension (tools/logged_match.sh).
 set -euo pipefail
 BIN=${1:?binary}
 NET=${2:?network file}
@@ -23,7 +23,7 @@ if grep -q 'info string error' <<< "$LOADED"; then
     grep 'info string error' <<< "$LOADED" >&2
     exit 1
 fi
-"$(dirname "$0")/logged_match.sh" "screen-$NAME-n$NODES-s$SEED" \
-    --engine "$NAME" "$BIN" option.Threads=1 option.Hash=16 "option.EvalFile=$(realpath "$NET")" \
-    --engine builtin "$BIN" option.Threads=1 option.Hash=16 \
-    --nodes "$NODES" --games "$GAMES" --seed "$SEED"
+"$(dirname "$0")/logged_match.sh" "screen-$NAME-n$NODES-s$SEED" "$SEED" "$GAMES" \
+    -engine cmd="$BIN" name="$NAME" "option.EvalFile=$(realpath "$NET")" \
+    -engine cmd="$BIN" name=builtin \
+    -each tc=inf nodes="$NODES" option.Threads=1 option.Hash=16

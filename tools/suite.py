@@ -4,7 +4,7 @@
     tools/suite.py ENGINE SUITE.epd [--movetime MS] [--hash MB] [--limit N]
 
 A position is solved when the engine's move is one of the `bm` moves (or none of the
-`am` moves). Needs python-chess (installed by ../shared/tools/install-peers.sh).
+`am` moves). Needs python-chess (`pip install python-chess`).
 Prints one line per position and a final `solved X/Y`.
 """
 import argparse

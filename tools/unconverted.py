@@ -3,7 +3,7 @@
 
 For every game that ENGINE (the PGN player name) drew or lost after at least RUN
 consecutive own moves scored at >= THRESHOLD pawns (the score is the first number of
-each move's comment, as ../shared/tools/match.py writes it), print the first position of
+each move's comment, as fastchess writes it), print the first position of
 that run with ENGINE's score and, with --stockfish, Stockfish's score of it from
 ENGINE's side at --nodes nodes: a small one means ENGINE overrated the position, a
 large one means it did not convert a real advantage.

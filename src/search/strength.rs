@@ -5,8 +5,8 @@
 //!   slightly worse move, and the lower the Elo the larger the mistakes it accepts.
 //!
 //! The mapping from Elo to these levers is a table of knots measured against Stockfish
-//! 15.1's own `UCI_Elo` (match.py's `stockfish elo=N`; see `docs/STRENGTH.md`, "Strength
-//! limit"); between knots the node budget is interpolated geometrically and the
+//! 15.1's own `UCI_Elo` (`UCI_LimitStrength` on, `tools/knot.sh`; see `docs/STRENGTH.md`,
+//! "Strength limit"); between knots the node budget is interpolated geometrically and the
 //! temperature linearly.
 
 use crate::rng::SplitMix64;
@@ -36,10 +36,9 @@ struct Knot {
 /// although the settings jump (the four-line search needs far more nodes for the same
 /// strength). The top knot is the full search with somewhat fewer nodes than it spends
 /// on a move at 10+0.1. Every stronger network lifts the knots, the one-line ones most, so
-/// they are re-measured with each built-in net (with n7a in the twenty-sixth session,
-/// which moved the four-line knots too; with f8-e48 in the thirty-fourth and
-/// thirty-fifth, which moved 2200 to 2400; with n9w256 in the forty-first, 1450 to 2400
-/// all within their error bars, so none moved).
+/// they are re-measured with each built-in net (with n7a on 2026-11-27, which moved the
+/// four-line knots too; with f8-e48 on 2026-11-28, which moved 2200 to 2400; with n9w256
+/// on 2026-12-01, 1450 to 2400 all within their error bars, so none moved).
 /// Stockfish's scale is a staircase: its `UCI_Elo` picks a search depth (1 + its
 /// fractional skill level), so 2200 and 2250 are both depth 10, and its lowest settings,
 /// 1350 to about 1490, all depth 1; knots are measured against the step that holds their

@@ -253,7 +253,7 @@ pub fn keep(board: &Board, mv: cozy_chess::Move, score: i16, ply: usize) -> bool
         && !is_decisive(i32::from(score))
 }
 
-/// The salt of the held-out hash. It was the run's `--seed` until the fifth session, and
+/// The salt of the held-out hash. It was the run's `--seed` before n2's recipe, and
 /// every recorded run used seed 1; fixed at 1 since, so that the same games are held out
 /// whatever the seed (a net trained with another seed never saw the games that measure a
 /// net fine-tuned from it) and the recorded losses stay reproducible.

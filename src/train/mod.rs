@@ -34,7 +34,7 @@
 //! to stderr, with the held-out losses of the best constant prediction, the hand-crafted
 //! evaluation and the built-in network as baselines (a net trained further can fit them
 //! better than the built-in network and still lose to it; its loss on older sets' held-out
-//! games, by `--measure`, is the better check: docs/NNUE.md, thirtieth session). A run is
+//! games, by `--measure`, is the better check: docs/NNUE.md, "How a net is accepted"). A run is
 //! deterministic for a given seed, data and thread count.
 //!
 //! `--measure` trains nothing: it prints (stdout) each network's loss on the held-out games'

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The training command of each accepted net (nets/README.md), runnable:
+#
+#     tools/train_net.sh NET [OUT] [CUTOFF]
+#
+# NET is one of n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256; OUT defaults to NET.nnue (the float
+# checkpoint goes beside it as OUT.ckpt); CUTOFF defaults to ./target/release/cutoff.
+# The data sets must be under data/viri/ (docs/NNUE.md, "Data sets", says how to make
+# each). DRY=1 prints the command instead of running it. Every recipe is seed 1 on one
+# thread, so a run is deterministic for its data and trainer; each net was made by the
+# trainer of the commit that built it in (nets/README.md): check that commit out to
+# remake the file byte for byte.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NET=${1:?"net: n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256"}
+OUT=${2:-$NET.nnue}
+CUTOFF=${3:-./target/release/cutoff}
+
+# `chunks FLAG SET:FIRST:LAST...`: FLAG (--data or --scaled-data) and each chunk's file.
+# Sets from s4 on hold material-scaled scores and are read with --scaled-data.
+chunks() {
+    local flag=$1 spec set first last k file
+    shift
+    for spec in "$@"; do
+        IFS=: read -r set first last <<< "$spec"
+        for ((k = first; k <= last; k++)); do
+            file=data/viri/$set/c$k.viri
+            [[ -f $file ]] || { echo "train_net.sh: $file is missing" >&2; exit 1; }
+            echo "$flag $file"
+        done
+    done
+}
+
+# Nets trained further from their parent: 3 epochs at a low learning rate.
+FURTHER=(--mirror --wdl 0.0 --lr 0.0003 --batch 2048 --epochs 3 --threads 1 --seed 1)
+# Nets from random weights: 48 epochs.
+FRESH=(--buckets 8 --mirror --wdl 0.0 --lr 0.001 --batch 4096 --epochs 48 --threads 1 --seed 1)
+N9_DATA=(s7-n5000:0:39 s8-n5000:0:23 s8-n2500:0:24 s8-n1250:200:328 s7-n1250:40:89)
+N6_MIX() {
+    chunks --data s3-n5000:0:24
+    chunks --scaled-data s4-n5000:0:39 s5-n5000:0:65
+}
+
+case $NET in
+    n1) chunks --data s1-n5000:0:57 > /dev/null   # the folder must hold exactly c0-c57
+        DATA="--data data/viri/s1-n5000"
+        FLAGS=(--hidden 64 --mirror --wdl 0.0 --batch 2048 --epochs 10 --threads 1 --seed 1) ;;
+    n2) DATA=$(chunks --data s2-n5000:0:22)
+        FLAGS=(--init nets/n1-h64.nnue --buckets 8 "${FURTHER[@]}") ;;
+    n4) DATA=$(chunks --data s2-n5000:0:27 s3-n5000:0:21)
+        FLAGS=(--init nets/n2-h64b8.nnue --buckets 8 "${FURTHER[@]}") ;;
+    n5) DATA="$(chunks --data s2-n5000:0:27 s3-n5000:0:24) $(chunks --scaled-data s4-n5000:0:38)"
+        FLAGS=(--init nets/n4-h64b8.nnue "${FURTHER[@]}") ;;
+    n6w) DATA=$(N6_MIX)
+        FLAGS=(--init nets/n5-h64b8.nnue --hidden 128 "${FURTHER[@]}") ;;
+    n7a) DATA="$(N6_MIX) $(chunks --scaled-data s6-n5000:0:39)"
+        FLAGS=(--init nets/n6w-h128b8.nnue "${FURTHER[@]}") ;;
+    f8-e48) DATA=$(chunks --scaled-data s5-n5000:0:39 s6-n5000:0:39 s7-n5000:0:35)
+        FLAGS=(--hidden 128 "${FRESH[@]}") ;;
+    n9c) DATA=$(chunks --scaled-data "${N9_DATA[@]}")
+        FLAGS=(--hidden 128 "${FRESH[@]}") ;;
+    n9w256) DATA=$(chunks --scaled-data "${N9_DATA[@]}")
+        FLAGS=(--hidden 256 "${FRESH[@]}") ;;
+    *) echo "train_net.sh: no recorded net '$NET'" >&2; exit 2 ;;
+esac
+
+# shellcheck disable=SC2086 # DATA is a list of flag/file words
+if [[ ${DRY:-0} == 1 ]]; then
+    echo "$CUTOFF" train $DATA --out "$OUT" "${FLAGS[@]}"
+else
+    "$CUTOFF" train $DATA --out "$OUT" "${FLAGS[@]}"
+fi
