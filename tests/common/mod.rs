@@ -2,7 +2,7 @@
 //! pipes, one UCI line at a time.
 //!
 //! Every wait has a generous deadline (see [`TIMEOUT`]) so that a broken engine makes a
-//! test fail with the transcript of the session instead of hanging; no test asserts how
+//! test fail with the transcript of the UCI session instead of hanging; no test asserts how
 //! fast anything is (timings belong in benchmarks and `tools/latency.py`).
 
 // Each test crate uses its own subset of these helpers.
@@ -345,7 +345,7 @@ impl EngineProcess {
         }
     }
 
-    /// The whole session so far, most recent entries last, plus the engine's stderr.
+    /// The whole UCI session so far, most recent entries last, plus the engine's stderr.
     pub fn transcript(&self) -> String {
         let skipped = self.transcript.len().saturating_sub(TRANSCRIPT_SHOWN);
         let mut text = String::from("--- transcript ---\n");
