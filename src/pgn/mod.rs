@@ -31,8 +31,6 @@ mod reader;
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
-
 use cozy_chess::{Board, Color, Move};
 
 pub use reader::Games;
@@ -144,7 +142,8 @@ pub enum PgnErrorKind {
 }
 
 /// A game that could not be read: which one, where, and the part read before the error.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("game {game}, {}", self.detail())]
 pub struct PgnError {
     /// The game's number in the file, from 1.
     pub game: usize,
@@ -180,14 +179,6 @@ impl PgnError {
         text + &format!(": {}", self.kind)
     }
 }
-
-impl fmt::Display for PgnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "game {}, {}", self.game, self.detail())
-    }
-}
-
-impl std::error::Error for PgnError {}
 
 /// The games of PGN `text`, in order.
 pub fn games(text: &str) -> Games<'_> {
