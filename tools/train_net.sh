@@ -16,9 +16,11 @@ NET=${1:?"net: n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256"}
 OUT=${2:-$NET.nnue}
 CUTOFF=${3:-./target/release/cutoff}
 
-# `chunks FLAG SET:FIRST:LAST...`: FLAG (--data or --scaled-data) and each chunk's file.
-# Sets from s4 on hold material-scaled scores and are read with --scaled-data.
-chunks() {
+# `add FLAG SET:FIRST:LAST...`: appends FLAG (--data or --scaled-data) and each chunk's
+# file to DATA; a missing chunk is an error. Sets from s4 on hold material-scaled scores
+# and are read with --scaled-data.
+DATA=()
+add() {
     local flag=$1 spec set first last k file
     shift
     for spec in "$@"; do
@@ -26,7 +28,7 @@ chunks() {
         for ((k = first; k <= last; k++)); do
             file=data/viri/$set/c$k.viri
             [[ -f $file ]] || { echo "train_net.sh: $file is missing" >&2; exit 1; }
-            echo "$flag $file"
+            DATA+=("$flag" "$file")
         done
     done
 }
@@ -36,37 +38,38 @@ FURTHER=(--mirror --wdl 0.0 --lr 0.0003 --batch 2048 --epochs 3 --threads 1 --se
 # Nets from random weights: 48 epochs.
 FRESH=(--buckets 8 --mirror --wdl 0.0 --lr 0.001 --batch 4096 --epochs 48 --threads 1 --seed 1)
 N9_DATA=(s7-n5000:0:39 s8-n5000:0:23 s8-n2500:0:24 s8-n1250:200:328 s7-n1250:40:89)
-N6_MIX() {
-    chunks --data s3-n5000:0:24
-    chunks --scaled-data s4-n5000:0:39 s5-n5000:0:65
+n6_mix() {
+    add --data s3-n5000:0:24
+    add --scaled-data s4-n5000:0:39 s5-n5000:0:65
 }
 
 case $NET in
-    n1) chunks --data s1-n5000:0:57 > /dev/null   # the folder must hold exactly c0-c57
-        DATA="--data data/viri/s1-n5000"
+    n1) add --data s1-n5000:0:57   # checks the chunks; the net read the folder, as here
+        DATA=(--data data/viri/s1-n5000)
         FLAGS=(--hidden 64 --mirror --wdl 0.0 --batch 2048 --epochs 10 --threads 1 --seed 1) ;;
-    n2) DATA=$(chunks --data s2-n5000:0:22)
+    n2) add --data s2-n5000:0:22
         FLAGS=(--init nets/n1-h64.nnue --buckets 8 "${FURTHER[@]}") ;;
-    n4) DATA=$(chunks --data s2-n5000:0:27 s3-n5000:0:21)
+    n4) add --data s2-n5000:0:27 s3-n5000:0:21
         FLAGS=(--init nets/n2-h64b8.nnue --buckets 8 "${FURTHER[@]}") ;;
-    n5) DATA="$(chunks --data s2-n5000:0:27 s3-n5000:0:24) $(chunks --scaled-data s4-n5000:0:38)"
+    n5) add --data s2-n5000:0:27 s3-n5000:0:24
+        add --scaled-data s4-n5000:0:38
         FLAGS=(--init nets/n4-h64b8.nnue "${FURTHER[@]}") ;;
-    n6w) DATA=$(N6_MIX)
+    n6w) n6_mix
         FLAGS=(--init nets/n5-h64b8.nnue --hidden 128 "${FURTHER[@]}") ;;
-    n7a) DATA="$(N6_MIX) $(chunks --scaled-data s6-n5000:0:39)"
+    n7a) n6_mix
+        add --scaled-data s6-n5000:0:39
         FLAGS=(--init nets/n6w-h128b8.nnue "${FURTHER[@]}") ;;
-    f8-e48) DATA=$(chunks --scaled-data s5-n5000:0:39 s6-n5000:0:39 s7-n5000:0:35)
+    f8-e48) add --scaled-data s5-n5000:0:39 s6-n5000:0:39 s7-n5000:0:35
         FLAGS=(--hidden 128 "${FRESH[@]}") ;;
-    n9c) DATA=$(chunks --scaled-data "${N9_DATA[@]}")
+    n9c) add --scaled-data "${N9_DATA[@]}"
         FLAGS=(--hidden 128 "${FRESH[@]}") ;;
-    n9w256) DATA=$(chunks --scaled-data "${N9_DATA[@]}")
+    n9w256) add --scaled-data "${N9_DATA[@]}"
         FLAGS=(--hidden 256 "${FRESH[@]}") ;;
     *) echo "train_net.sh: no recorded net '$NET'" >&2; exit 2 ;;
 esac
 
-# shellcheck disable=SC2086 # DATA is a list of flag/file words
 if [[ ${DRY:-0} == 1 ]]; then
-    echo "$CUTOFF" train $DATA --out "$OUT" "${FLAGS[@]}"
+    echo "$CUTOFF" train "${DATA[@]}" --out "$OUT" "${FLAGS[@]}"
 else
-    "$CUTOFF" train $DATA --out "$OUT" "${FLAGS[@]}"
+    "$CUTOFF" train "${DATA[@]}" --out "$OUT" "${FLAGS[@]}"
 fi
