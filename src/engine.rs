@@ -6,7 +6,7 @@
 //!
 //! Commands are carried out in the order they arrive, as if each waited for the one
 //! before it. A command that needs the engine idle (`go`, `ucinewgame`, `bench`,
-//! `perft`, a change of `Hash`, `Clear Hash` or `SyzygyPath`) and arrives while a search
+//! `perft`, `genfens`, a change of `Hash`, `Clear Hash` or `SyzygyPath`) and arrives while a search
 //! is running waits in a queue until that search has printed its `bestmove`, and so does
 //! every command after it. `isready`, `stop`, `ponderhit` and `quit` never wait: `isready` is
 //! answered at once; `stop` ends the running search and every search waiting behind it
@@ -21,10 +21,11 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use cozy_chess::Color;
 use crossbeam_channel::Receiver;
-use protocol::{Command, GoParams, OptionSpec, Response};
+use protocol::{Command, GenfensParams, GoParams, OptionSpec, Response};
 
 use crate::book::Book;
 use crate::nnue::{self, Network};
+use crate::opening::genfens::{Ending as GenfensEnding, Genfens};
 use crate::options::{self, Change, Options};
 use crate::output::Output;
 use crate::position::{from_uci, to_uci, Game};
@@ -181,6 +182,7 @@ impl Engine {
                 depth,
                 network: self.evaluation(),
             }),
+            Command::Genfens(params) => self.genfens(&params),
             Command::Perft { depth } => {
                 if depth > perft::MAX_DEPTH {
                     self.out.error(&format!(
@@ -388,6 +390,39 @@ impl Engine {
         }
     }
 
+    /// `genfens`: the arguments are checked and the book is read here, so that a bad
+    /// request prints its error and no position; the positions are then found on the
+    /// search thread, like `bench`: `isready` is answered meanwhile and `stop` ends it.
+    /// The balance searches evaluate as a search would (`EvalFile`, `UseNNUE`).
+    fn genfens(&mut self, params: &GenfensParams) {
+        let prepared = match Genfens::prepare(params) {
+            Ok(prepared) => prepared,
+            Err(error) => return self.out.error(&error.to_string()),
+        };
+        for message in &prepared.skipped {
+            self.out.error(message);
+        }
+        let settings = Settings {
+            network: self.evaluation(),
+            ..Settings::default()
+        };
+        let genfens = prepared.genfens;
+        self.start_task(Task::Job(Box::new(move |signals, out| {
+            let ending = genfens.run(&settings, &mut || signals.stop_requested(), &mut |fen| {
+                out.line(&format!("info string genfens {fen}"));
+            });
+            match ending {
+                Ok(GenfensEnding::Complete) => {}
+                // Not `info string genfens ...`, which OpenBench would take for a position.
+                Ok(GenfensEnding::Stopped(found)) => out.info_string(&format!(
+                    "stopped: genfens printed {found} of {} positions",
+                    genfens.count
+                )),
+                Err(error) => out.error(&error.to_string()),
+            }
+        })));
+    }
+
     fn stop(&mut self) {
         if let Some(active) = self.running() {
             active.signal(Signal::Stop);
@@ -548,9 +583,11 @@ enum Waiting {
 /// tablebases the search is using.
 fn needs_idle(command: &Command) -> bool {
     match command {
-        Command::Go(_) | Command::Bench { .. } | Command::Perft { .. } | Command::UciNewGame => {
-            true
-        }
+        Command::Go(_)
+        | Command::Bench { .. }
+        | Command::Perft { .. }
+        | Command::Genfens(_)
+        | Command::UciNewGame => true,
         Command::SetOption { name, .. } => options::needs_idle(name),
         _ => false,
     }

@@ -36,8 +36,13 @@ Extra commands:
   eval            show the static evaluation, term by term
   go perft <n>    count the leaf nodes to depth n, by root move (stop ends it)
   bench [depth]   the search's fingerprint: '<N> nodes <M> nps' (stop ends it)
+  genfens <n> seed <s> book <None|FILE.epd> [plies <p>] [nodes <k>] [maxscore <cp>]
+                  n distinct, balanced opening positions for OpenBench's data generation,
+                  as 'info string genfens <FEN>' lines (stop ends it)
   help            this text
 Any command can also be given on the command line: `cutoff go perft 6`, `cutoff bench`.
+With an argument holding a space, each argument is one command, run in turn:
+`cutoff \"genfens 16 seed 7 book None\" quit`.
 
 Tools (`cutoff <tool> --help` lists the flags):
 {tools}

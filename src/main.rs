@@ -1,5 +1,8 @@
-//! The `cutoff` binary: with arguments, runs them as one command and exits once its
-//! output is complete; without, speaks UCI on stdin/stdout until `quit` or end of input.
+//! The `cutoff` binary: with arguments, runs them as commands and exits once their output
+//! is complete; without, speaks UCI on stdin/stdout until `quit` or end of input. The
+//! arguments are one command (`cutoff go perft 6`) unless one of them holds a space; then
+//! each argument is a command (`cutoff "genfens 16 seed 7 book None" "quit"`, as
+//! OpenBench runs engines).
 //! The offline tools (the table in `tools.rs`) take `--flag value` arguments instead (see
 //! their modules).
 
@@ -9,7 +12,7 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use cutoff::engine::Engine;
+use cutoff::engine::{Engine, Flow};
 use cutoff::output::Output;
 use cutoff::{help, tools, uci};
 
@@ -40,10 +43,26 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     } else {
-        uci::execute_line(&mut engine, &args.join(" "));
-        engine.finish();
+        for command in commands(&args) {
+            // Each command finishes (as at the end of input) before the next one starts.
+            let flow = uci::execute_line(&mut engine, &command);
+            engine.finish();
+            if flow == Flow::Quit {
+                break;
+            }
+        }
     }
     ExitCode::SUCCESS
+}
+
+/// The commands of a command line: the arguments joined into one command, or, when any
+/// of them holds a space (or a tab), each argument as a command of its own.
+fn commands(args: &[String]) -> Vec<String> {
+    if args.iter().any(|arg| arg.contains([' ', '\t'])) {
+        args.to_vec()
+    } else {
+        vec![args.join(" ")]
+    }
 }
 
 /// `cutoff --help` (or `-h`, `help`), `cutoff --version` (`-V`) and `cutoff <tool>

@@ -2,7 +2,7 @@
 //! Shredder-FEN castling, moves in UCI notation for standard chess and Chess960, and the
 //! game history the search needs for draw detection.
 
-use cozy_chess::{Board, Color, File, Move, Piece, Square};
+use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
 use protocol::{quote, PositionStart, Promotion, UciMove};
 
 /// Why a `position` command was rejected.
@@ -300,6 +300,61 @@ fn shredder_castling(
     Ok(out)
 }
 
+/// The FEN of `board` with X-FEN castling: `K`/`Q` (`k`/`q`) for the outermost rook on
+/// its side of the king, as in standard chess, and the rook's file letter otherwise (a
+/// Chess960 position with another rook further out). Standard positions get plain FEN,
+/// which every GUI reads; `parse_fen` reads it back with Chess960 on. The en-passant
+/// square is written only when a capture en passant is legal, so that the same position
+/// always has the same FEN.
+pub fn to_fen(board: &Board) -> String {
+    let text = board.to_string();
+    let fields: Vec<&str> = text.split(' ').collect();
+    let mut castling = String::new();
+    for color in [Color::White, Color::Black] {
+        let rights = board.castle_rights(color);
+        let rank = Rank::First.relative_to(color);
+        let rooks = board.colored_pieces(color, Piece::Rook) & rank.bitboard();
+        let rook_files = || rooks.into_iter().map(Square::file);
+        let sides = [
+            (
+                rights.short,
+                'k',
+                rights.short.filter(|&f| rook_files().any(|r| r > f)),
+            ),
+            (
+                rights.long,
+                'q',
+                rights.long.filter(|&f| rook_files().any(|r| r < f)),
+            ),
+        ];
+        for (right, letter, hidden_by_outer_rook) in sides {
+            let Some(file) = right else { continue };
+            let letter = match hidden_by_outer_rook {
+                Some(_) => char::from(file).to_ascii_lowercase(),
+                None => letter,
+            };
+            castling.push(match color {
+                Color::White => letter.to_ascii_uppercase(),
+                Color::Black => letter,
+            });
+        }
+    }
+    if castling.is_empty() {
+        castling.push('-');
+    }
+    let en_passant_legal = board.en_passant().is_some_and(|file| {
+        let square = Square::new(file, Rank::Sixth.relative_to(board.side_to_move()));
+        legal_moves(board)
+            .iter()
+            .any(|mv| mv.to == square && board.piece_on(mv.from) == Some(Piece::Pawn))
+    });
+    let en_passant = if en_passant_legal { fields[3] } else { "-" };
+    format!(
+        "{} {} {castling} {en_passant} {} {}",
+        fields[0], fields[1], fields[4], fields[5]
+    )
+}
+
 /// Every legal move of `board`, castling written as king-takes-rook.
 pub fn legal_moves(board: &Board) -> Vec<Move> {
     let mut moves = Vec::with_capacity(64);
@@ -433,6 +488,25 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fens_write_x_fen_castling() {
+        let start = Board::default();
+        assert_eq!(to_fen(&start), start.to_string());
+        // The e1 rook castles short with the h1 rook further out: its file letter.
+        let board = parse_fen("rk2r3/8/8/8/8/8/8/RK2R2R w EAea - 0 1", true).unwrap();
+        let fen = to_fen(&board);
+        assert_eq!(fen, "rk2r3/8/8/8/8/8/8/RK2R2R w EQkq - 0 1");
+        assert_eq!(parse_fen(&fen, true).unwrap(), board);
+        let none = parse_fen("4k3/8/8/8/8/8/8/4K3 w - - 3 9", false).unwrap();
+        assert_eq!(to_fen(&none), "4k3/8/8/8/8/8/8/4K3 w - - 3 9");
+        // En passant only when a pawn can take.
+        let mut game = Game::new(Board::default());
+        game.play("e2e4".parse().unwrap());
+        assert!(to_fen(&game.board).contains(" b KQkq - 0 1"));
+        let ep = parse_fen("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", false).unwrap();
+        assert!(to_fen(&ep).contains(" b - e3 0 1"), "{}", to_fen(&ep));
+    }
     use crate::perft::perft;
     use crate::rng::SplitMix64;
 

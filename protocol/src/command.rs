@@ -56,6 +56,22 @@ pub enum Command {
         /// The number of plies to count.
         depth: u32,
     },
+    /// `genfens <n> seed <s> book <None|path> [extra ...]`: opening positions for
+    /// OpenBench's data generation.
+    Genfens(GenfensParams),
+}
+
+/// The arguments of `genfens`, as OpenBench's client sends them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenfensParams {
+    /// How many positions to print.
+    pub count: u64,
+    /// The seed of the random choices.
+    pub seed: u64,
+    /// The book's path; `None` for `book None` (any case).
+    pub book: Option<String>,
+    /// The words after the book, for the engine to interpret (not checked here).
+    pub extra: Vec<String>,
 }
 
 /// Where a `position` command starts from.
@@ -152,6 +168,19 @@ impl fmt::Display for Command {
             Command::Bench { depth: None } => f.write_str("bench"),
             Command::Bench { depth: Some(depth) } => write!(f, "bench {depth}"),
             Command::Perft { depth } => write!(f, "perft {depth}"),
+            Command::Genfens(params) => {
+                write!(
+                    f,
+                    "genfens {} seed {} book {}",
+                    params.count,
+                    params.seed,
+                    params.book.as_deref().unwrap_or("None")
+                )?;
+                params
+                    .extra
+                    .iter()
+                    .try_for_each(|word| write!(f, " {word}"))
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ mod parse;
 mod response;
 mod uci_move;
 
-pub use command::{Command, GoParams, PositionStart};
+pub use command::{Command, GenfensParams, GoParams, PositionStart};
 pub use error::{quote, quote_up_to, ParseError, Quoted, QUOTE_LIMIT};
 pub use parse::parse_command;
 pub use response::{Info, OptionKind, OptionSpec, Response, Score, ScoreBound, Wdl};

@@ -15,7 +15,9 @@ use nom::multi::many0;
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
-use crate::{Command, GoParams, ParseError, PositionStart, Promotion, Square, UciMove};
+use crate::{
+    Command, GenfensParams, GoParams, ParseError, PositionStart, Promotion, Square, UciMove,
+};
 
 /// Parses one line of input. Never panics.
 ///
@@ -54,6 +56,7 @@ const COMMANDS: &[&str] = &[
     "help",
     "bench",
     "perft",
+    "genfens",
 ];
 
 /// The keywords that may follow `go`.
@@ -256,6 +259,7 @@ fn parse_known_command(keyword: &str, args: &[&str]) -> Result<Command, ParseErr
         "go" => parse_go(args),
         "bench" => parse_bench(args),
         "perft" => parse_perft(args),
+        "genfens" => parse_genfens(args),
         other => Err(ParseError::UnknownCommand(other.to_string())),
     }
 }
@@ -419,6 +423,38 @@ fn parse_perft(args: &[&str]) -> Result<Command, ParseError> {
     let mut args = args;
     let depth = take_number("perft", &mut args)?;
     no_more("perft", args).map(|()| Command::Perft { depth })
+}
+
+/// `genfens <count> seed <seed> book <None|path> [extra ...]`, OpenBench's request for
+/// opening positions. A book named `None` in any case means no book (as OpenBench's
+/// client spells it); the extra words are left to the engine.
+fn parse_genfens(args: &[&str]) -> Result<Command, ParseError> {
+    let mut args = args;
+    let count = take_number("genfens", &mut args)?;
+    take_keyword("genfens", "seed", &mut args)?;
+    let seed = take_number("seed", &mut args)?;
+    take_keyword("genfens", "book", &mut args)?;
+    let (book, extra) = args
+        .split_first()
+        .ok_or_else(|| missing("genfens", "book path or None"))?;
+    Ok(Command::Genfens(GenfensParams {
+        count,
+        seed,
+        book: (!book.eq_ignore_ascii_case("none")).then(|| (*book).to_string()),
+        extra: extra.iter().map(|word| (*word).to_string()).collect(),
+    }))
+}
+
+/// Takes `keyword`, which must come next.
+fn take_keyword(command: &str, keyword: &str, args: &mut &[&str]) -> Result<(), ParseError> {
+    match args.split_first() {
+        Some((token, rest)) if *token == keyword => {
+            *args = rest;
+            Ok(())
+        }
+        Some((token, _)) => Err(unexpected(command, token)),
+        None => Err(missing(command, keyword)),
+    }
 }
 
 /// `bench [depth]`.

@@ -687,6 +687,40 @@ fn bench() {
     assert_eq!(err("bench 9 10"), unexpected("bench", "10"));
 }
 
+#[test]
+fn genfens() {
+    let params = |line: &str| match ok(line) {
+        Command::Genfens(params) => params,
+        other => panic!("{line}: {other:?}"),
+    };
+    let none = params("genfens 16 seed 7 book None");
+    assert_eq!(
+        (none.count, none.seed, none.book, none.extra.len()),
+        (16, 7, None, 0)
+    );
+    assert_eq!(params("genfens 1 seed 2 book NONE ").book, None);
+    let book = params("genfens 3 seed 18446744073709551615 book Books/a.epd plies 4 nodes 9");
+    assert_eq!(book.seed, u64::MAX);
+    assert_eq!(book.book.as_deref(), Some("Books/a.epd"));
+    assert_eq!(book.extra, ["plies", "4", "nodes", "9"]);
+    assert_eq!(err("genfens"), bad_number("genfens", ""));
+    assert_eq!(
+        err("genfens -5 seed 1 book None"),
+        bad_number("genfens", "-5")
+    );
+    assert_eq!(
+        err("genfens x seed 1 book None"),
+        bad_number("genfens", "x")
+    );
+    assert_eq!(err("genfens 5 seed -1 book None"), bad_number("seed", "-1"));
+    assert_eq!(err("genfens 5 book None"), unexpected("genfens", "book"));
+    assert_eq!(err("genfens 5 seed 1"), missing("genfens", "book"));
+    assert_eq!(
+        err("genfens 5 seed 1 book"),
+        missing("genfens", "book path or None")
+    );
+}
+
 // --- error messages ------------------------------------------------------------------
 
 #[test]

@@ -4,7 +4,9 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use protocol::{parse_command, Command, GoParams, PositionStart, Promotion, Square, UciMove};
+use protocol::{
+    parse_command, Command, GenfensParams, GoParams, PositionStart, Promotion, Square, UciMove,
+};
 
 const WORDS: &[&str] = &[
     // commands
@@ -23,6 +25,7 @@ const WORDS: &[&str] = &[
     "eval",
     "bench",
     "perft",
+    "genfens",
     // their arguments
     "on",
     "off",
@@ -313,7 +316,28 @@ fn any_command() -> impl Strategy<Value = Command> {
         Just(Command::Help),
         any::<Option<u32>>().prop_map(|depth| Command::Bench { depth }),
         any::<u32>().prop_map(|depth| Command::Perft { depth }),
+        genfens(),
     ]
+}
+
+fn genfens() -> impl Strategy<Value = Command> {
+    let book = prop::option::of(
+        "[A-Za-z0-9_./-]{1,12}".prop_filter("not None", |path| !path.eq_ignore_ascii_case("none")),
+    );
+    (
+        any::<u64>(),
+        any::<u64>(),
+        book,
+        prop::collection::vec("[a-z0-9]{1,6}", 0..4),
+    )
+        .prop_map(|(count, seed, book, extra)| {
+            Command::Genfens(GenfensParams {
+                count,
+                seed,
+                book,
+                extra,
+            })
+        })
 }
 
 /// An error message becomes one `info string error: ...` line: it must not break the line

@@ -1,18 +1,21 @@
 //! Varied starting positions, for self-play (`datagen`) and for OpenBench's `genfens`: a
 //! few uniformly random legal plies from the start position or from a position of an EPD
 //! book, kept only when the game is still on and a short search finds it roughly
-//! balanced. Below `datagen` (and the engine): it asks only the rules, the search and the
-//! random generator.
+//! balanced. Below both `datagen` and the engine: it asks only the rules, the search and
+//! the random generator.
 //!
-//! `epd.rs` reads the books (EPD or FEN lines, standard or Chess960 castling).
+//! `epd.rs` reads the books (EPD or FEN lines, standard or Chess960 castling) and
+//! `genfens.rs` is the `genfens` command.
 
 pub mod epd;
+pub mod genfens;
 
 use crate::position::{legal_moves, Game};
 use crate::rng::SplitMix64;
 use crate::rules::game_end;
+use crate::search::history::HistoryStore;
 use crate::search::tt::TranspositionTable;
-use crate::search::{think_with, Limits, Settings};
+use crate::search::{think_in_game, Limits, Settings};
 
 /// Random plies played from the start position (this many or one more).
 pub const RANDOM_PLIES_FROM_START: usize = 8;
@@ -41,7 +44,8 @@ pub fn choose(
             continue;
         };
         last = game;
-        if is_balanced(&last, soft_nodes, MAX_START_SCORE, tt, settings) {
+        let fresh = HistoryStore::new();
+        if is_balanced(&last, soft_nodes, MAX_START_SCORE, tt, &fresh, settings) {
             break;
         }
     }
@@ -72,21 +76,23 @@ pub fn candidate(book: &[Game], plies: usize, rng: &mut SplitMix64) -> Option<Ga
     random_plies(&mut game, count, rng).then_some(game)
 }
 
-/// Whether a search of `soft_nodes` nodes (on `tt`, cleared first, so that the verdict
-/// depends on the position alone) finds a move and scores the position within
-/// `max_score` centipawns.
+/// Whether a search of `soft_nodes` nodes (on `tt`, cleared first, with the move-ordering
+/// histories of `histories`) finds a move and scores the position within `max_score`
+/// centipawns.
 pub fn is_balanced(
     game: &Game,
     soft_nodes: u64,
     max_score: i32,
     tt: &TranspositionTable,
+    histories: &HistoryStore,
     settings: &Settings,
 ) -> bool {
     tt.clear();
-    let outcome = think_with(
+    let outcome = think_in_game(
         game.clone(),
         Limits::self_play(soft_nodes),
         tt,
+        histories,
         settings.clone(),
     );
     outcome.best.is_some() && outcome.score.abs() <= max_score

@@ -1,6 +1,6 @@
 //! The long-lived search thread: it takes one job at a time over a channel. A search
 //! waits for `stop`/`ponderhit` where the protocol says it must and prints exactly one
-//! `bestmove`; `go perft` and `bench` run here too, so that the input loop stays free to
+//! `bestmove`; `go perft`, `bench` and `genfens` run here too, so that the input loop stays free to
 //! answer `isready` and a `stop` can end them.
 
 use std::panic::{self, AssertUnwindSafe};
@@ -38,7 +38,13 @@ pub enum Task {
         depth: Option<u32>,
         network: Option<Arc<Network>>,
     },
+    /// Any other fixed amount of work (`genfens`), given by the engine: it prints its own
+    /// report and asks the signals whether to stop early.
+    Job(Job),
 }
+
+/// The work of a [`Task::Job`]: it gets the signals of `stop` and the output.
+pub type Job = Box<dyn FnOnce(&mut Signals, &Output) + Send>;
 
 /// What the search thread is asked to do.
 enum Work {
@@ -201,7 +207,7 @@ fn run(request: Request, out: &Output) {
     }
 }
 
-/// Runs `perft` or `bench`, printing its report; a `stop` on `signals` cuts it short.
+/// Runs `perft`, `bench` or a job, printing its report; a `stop` on `signals` cuts it short.
 fn run_task(task: Task, signals: Receiver<Signal>, out: &Output) {
     match task {
         Task::Perft {
@@ -237,6 +243,7 @@ fn run_task(task: Task, signals: Receiver<Signal>, out: &Output) {
             let mut signals = Signals::new(signals, false, Instant::now());
             bench::run_until(depth, network.as_ref(), &mut signals, out);
         }
+        Task::Job(job) => job(&mut Signals::new(signals, false, Instant::now()), out),
     }
 }
 
