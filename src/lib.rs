@@ -21,6 +21,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod analyze;
+pub mod annotate;
 mod bench_positions;
 pub mod book;
 pub mod cli;

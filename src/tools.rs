@@ -25,13 +25,20 @@ pub struct Tool {
 }
 
 /// Every tool, in the order `help` lists them.
-pub const TOOLS: [Tool; 6] = [
+pub const TOOLS: [Tool; 7] = [
     Tool {
         name: "analyze",
         synopsis: "analyze FILE.epd",
         summary: "search every position of an EPD file, one JSON line each",
         command: crate::analyze::Args::command,
         run: |args| crate::analyze::main(args).map_err(Into::into),
+    },
+    Tool {
+        name: "annotate",
+        synopsis: "annotate FILE.pgn",
+        summary: "review games: [%eval] per move, ?!/?/?? with the better line, accuracy",
+        command: crate::annotate::Args::command,
+        run: |args| crate::annotate::main(args).map_err(Into::into),
     },
     Tool {
         name: "datagen",
@@ -98,7 +105,9 @@ mod tests {
     #[test]
     fn every_tool_has_its_usage_and_help_names_them_all() {
         let help = help();
-        for tool in ["analyze", "datagen", "net", "tune", "train", "convert"] {
+        for tool in [
+            "analyze", "annotate", "datagen", "net", "tune", "train", "convert",
+        ] {
             let usage = usage(tool).unwrap();
             assert!(
                 usage.contains(&format!("Usage: cutoff {tool}")),
