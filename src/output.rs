@@ -9,6 +9,8 @@ use protocol::{Info, Response};
 /// A sink for protocol lines, shared by the input loop and the search thread.
 pub struct Output {
     writer: Mutex<Box<dyn Write + Send>>,
+    /// Whether every line is thrown away (`sink`), so that nothing need be written.
+    discards: bool,
 }
 
 impl Output {
@@ -19,13 +21,23 @@ impl Output {
 
     /// Lines go nowhere (for benchmarks and tools that only want the result).
     pub fn sink() -> Output {
-        Output::to_writer(Box::new(std::io::sink()))
+        Output {
+            discards: true,
+            ..Output::to_writer(Box::new(std::io::sink()))
+        }
     }
 
     pub fn to_writer(writer: Box<dyn Write + Send>) -> Output {
         Output {
             writer: Mutex::new(writer),
+            discards: false,
         }
+    }
+
+    /// Whether lines sent here go nowhere: the search then skips its `info` lines
+    /// (self-play writes none of the thousands of searches a minute it runs).
+    pub fn discards(&self) -> bool {
+        self.discards
     }
 
     /// Writes one response as a line. A closed stdout is not an error worth dying for:

@@ -44,7 +44,7 @@ fn run(
     let mut searcher = Searcher::new(tt, histories, control, &job.game, evaluator);
     searcher.tablebases = job.settings.tablebases.clone();
     searcher.root_tb_score = root_tb_score;
-    searcher.reporter = out.map(|out| Reporter {
+    searcher.reporter = out.filter(|out| !out.discards()).map(|out| Reporter {
         out,
         chess960: job.settings.chess960,
         show_wdl: job.settings.show_wdl,
