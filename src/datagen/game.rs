@@ -97,6 +97,8 @@ pub struct Record {
     pub outcome: Outcome,
     pub ending: Ending,
     pub plies: usize,
+    /// Nodes searched by the game's moves (not counting the opening's balance check).
+    pub nodes: u64,
 }
 
 impl Record {
@@ -149,6 +151,7 @@ pub fn play(
     let mut samples = Vec::new();
     let mut adjudicator = Adjudicator::default();
     let mut plies = 0;
+    let mut nodes = 0;
     let (outcome, ending) = loop {
         let board = &game.board;
         if let Some(end) = ended_by_rules(&game) {
@@ -167,6 +170,7 @@ pub fn play(
             &histories,
             settings.clone(),
         );
+        nodes += outcome.nodes;
         let Some(best) = outcome.best else {
             // Unreachable: positions without moves ended above. Treat as the rules would.
             break (Outcome::Draw, Ending::Stalemate);
@@ -192,6 +196,7 @@ pub fn play(
         outcome,
         ending,
         plies,
+        nodes,
     }
 }
 

@@ -338,6 +338,7 @@ struct Progress {
     planned: u64,
     games: u64,
     positions: u64,
+    nodes: u64,
     results: [u64; 3],
 }
 
@@ -350,12 +351,14 @@ impl Progress {
             planned,
             games: 0,
             positions: 0,
+            nodes: 0,
             results: [0; 3],
         }
     }
 
     fn add(&mut self, record: &Record) {
         self.games += 1;
+        self.nodes += record.nodes;
         self.positions += match self.format {
             Format::Text => record.samples.len(),
             Format::Viri => record.moves.len(),
@@ -377,11 +380,12 @@ impl Progress {
         let eta = per_game * self.planned.saturating_sub(self.games) as f64;
         eprintln!(
             "datagen: {}/{} games written (next --first-game {next_game}), {} positions, \
-             {:.0} positions/s, +{} ={} -{} (White's view), ETA {:.0} s",
+             {:.0} positions/s, {:.0} nodes/s, +{} ={} -{} (White's view), ETA {:.0} s",
             self.games,
             self.planned,
             self.positions,
             self.positions as f64 / seconds,
+            self.nodes as f64 / seconds,
             self.results[0],
             self.results[1],
             self.results[2],
