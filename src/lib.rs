@@ -30,6 +30,7 @@ pub mod datagen;
 pub mod display;
 pub mod engine;
 pub mod eval;
+pub mod file_error;
 pub mod help;
 pub mod moves;
 pub mod net;

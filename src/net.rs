@@ -18,6 +18,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::CliError;
+use crate::file_error::{AtPath, FileError};
 use crate::nnue::bullet::{self, BulletShape, ImportError, OutputLayout};
 use crate::nnue::file::{Activation, Inputs, NetFileError, Quantisation, QA, QB, SCALE};
 use crate::nnue::{evaluate_fresh, Network};
@@ -29,12 +30,8 @@ pub enum NetError {
     #[error("{0}")]
     Flags(#[from] CliError),
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     /// The bullet file does not fit the shape the flags give.
     #[error("{path}: {source}")]
     Import {
@@ -173,11 +170,7 @@ pub fn main(args: &[String]) -> Result<(), NetError> {
 /// Converts `args.input` into `args.out`, and says what was written.
 fn import(args: &Args) -> Result<(), NetError> {
     let Source::Bullet = args.from;
-    let io = |path: &Path| {
-        let path = path.display().to_string();
-        move |source| NetError::Io { path, source }
-    };
-    let bytes = read_bounded(&args.input).map_err(io(&args.input))?;
+    let bytes = read_bounded(&args.input).at_path(&args.input)?;
     let params = bullet::import(&bytes, &args.shape()).map_err(|source| NetError::Import {
         path: args.input.display().to_string(),
         source,
@@ -185,7 +178,7 @@ fn import(args: &Args) -> Result<(), NetError> {
     let file = params.to_bytes();
     // Read back as EvalFile reads it, before anything is written.
     let network = Network::from_bytes(&file)?;
-    std::fs::write(&args.out, &file).map_err(io(&args.out))?;
+    std::fs::write(&args.out, &file).at_path(&args.out)?;
     let start = evaluate_fresh(&network, &cozy_chess::Board::default());
     println!(
         "wrote {} ({} bytes): (768 -> {})x2 -> {} {}, {}{}, {}; start position {start:+} cp",

@@ -27,6 +27,7 @@ use std::time::Duration;
 use protocol::Score;
 
 use crate::cli::CliError;
+use crate::file_error::{AtPath, FileError};
 use crate::position::{to_uci, Game};
 use crate::search::threads;
 use crate::search::tt::TranspositionTable;
@@ -46,12 +47,8 @@ pub enum AnalyzeError {
     #[error("{0}")]
     Flags(#[from] CliError),
     /// A file could not be read.
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     /// The tablebases given by `--syzygy` could not be loaded.
     #[error("{0}")]
     Tablebase(#[from] crate::tablebase::TablebaseError),
@@ -108,10 +105,7 @@ pub struct Args {
 /// Runs `analyze` with the words after the subcommand name.
 pub fn main(args: &[String]) -> Result<(), AnalyzeError> {
     let config = parse_args(args)?;
-    let text = std::fs::read(&config.path).map_err(|source| AnalyzeError::Io {
-        path: config.path.clone(),
-        source,
-    })?;
+    let text = std::fs::read(&config.path).at_path(&config.path)?;
     // The search recurses deeply: run it on a thread with the search thread's stack.
     std::thread::scope(|scope| {
         let worker = threads::spawn_scoped(scope, "analyze".into(), || run(&config, &text))
@@ -178,10 +172,6 @@ fn run(config: &Config, text: &[u8]) -> Result<(), AnalyzeError> {
         tablebases,
         ..Settings::default()
     };
-    let stdout_error = |source| AnalyzeError::Io {
-        path: "stdout".into(),
-        source,
-    };
     let mut stdout = std::io::stdout().lock();
     let mut tally = Tally::default();
     let mut index = 0;
@@ -222,7 +212,7 @@ fn run(config: &Config, text: &[u8]) -> Result<(), AnalyzeError> {
         let json = position_json(number, &record, &analysis, config.chess960);
         writeln!(stdout, "{json}")
             .and_then(|()| stdout.flush())
-            .map_err(stdout_error)?;
+            .at_path("stdout")?;
         eprintln!("[{index}/{count}] {}", progress(number, &record, &analysis));
     }
     let summary = json::line(&SummaryJson {
@@ -234,7 +224,7 @@ fn run(config: &Config, text: &[u8]) -> Result<(), AnalyzeError> {
     });
     writeln!(stdout, "{summary}")
         .and_then(|()| stdout.flush())
-        .map_err(stdout_error)?;
+        .at_path("stdout")?;
     if tally.skipped > 0 {
         let plural = if tally.skipped == 1 { "" } else { "s" };
         eprintln!("{} bad line{plural} skipped", tally.skipped);

@@ -33,6 +33,7 @@ use std::time::Duration;
 use crossbeam_channel::RecvTimeoutError;
 
 use crate::cli::CliError;
+use crate::file_error::{AtPath, FileError};
 use crate::position::Game;
 use crate::search::{Limits, Settings};
 use input::Item;
@@ -52,12 +53,8 @@ pub enum AnnotateError {
     #[error("{0}")]
     Flags(#[from] CliError),
     /// The input or the output could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     /// The tablebases given by `--syzygy` could not be loaded.
     #[error("{0}")]
     Tablebase(#[from] crate::tablebase::TablebaseError),
@@ -107,16 +104,10 @@ pub struct Args {
 /// Runs `annotate` with the words after the subcommand name.
 pub fn main(args: &[String]) -> Result<(), AnnotateError> {
     let args: Args = crate::cli::parse("annotate", args)?;
-    let text = crate::pgn::read_text(&args.file).map_err(|source| AnnotateError::Io {
-        path: args.file.clone(),
-        source,
-    })?;
+    let text = crate::pgn::read_text(&args.file).at_path(&args.file)?;
     let mut out: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|source| AnnotateError::Io {
-                path: path.clone(),
-                source,
-            })?,
+            std::fs::File::create(path).at_path(path)?,
         )),
         None => Box::new(std::io::stdout().lock()),
     };
@@ -132,10 +123,8 @@ pub fn main(args: &[String]) -> Result<(), AnnotateError> {
         };
         out.write_all(text.as_bytes())
             .and_then(|()| out.flush())
-            .map_err(|source| AnnotateError::Io {
-                path: output_path.clone(),
-                source,
-            })
+            .at_path(&output_path)
+            .map_err(Into::into)
     };
     let threads = usize::from(args.threads);
     let hash_mb = args.hash as usize;

@@ -29,6 +29,7 @@ use std::time::Instant;
 use cozy_chess::Color;
 
 use crate::cli::CliError;
+use crate::file_error::{AtPath, FileError};
 use crate::pgn::{Outcome, PgnGame};
 use crate::viri::{GameResult, ViriGame};
 
@@ -54,12 +55,8 @@ pub enum ConvertError {
     #[error("{0}")]
     Flags(#[from] CliError),
     /// The PGN could not be read or the output written.
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
 }
 
 /// Why one game was skipped.
@@ -107,23 +104,16 @@ pub struct Summary {
 pub fn main(args: &[String]) -> Result<(), ConvertError> {
     let args: Args = crate::cli::parse("convert", args)?;
     let start = Instant::now();
-    let text = crate::pgn::read_text(&args.games).map_err(|source| ConvertError::Io {
-        path: args.games.clone(),
-        source,
-    })?;
-    let io_error = |source| ConvertError::Io {
-        path: args.out.clone(),
-        source,
-    };
-    let file = std::fs::File::create(&args.out).map_err(io_error)?;
+    let text = crate::pgn::read_text(&args.games).at_path(&args.games)?;
+    let file = std::fs::File::create(&args.out).at_path(&args.out)?;
     let mut out = std::io::BufWriter::new(file);
     let mut stderr = std::io::stderr().lock();
     let summary = convert_text(&text, &mut out, &mut |line| {
         // A closed stderr is no reason to stop converting.
         let _ = writeln!(stderr, "{line}");
     })
-    .map_err(io_error)?;
-    out.flush().map_err(io_error)?;
+    .at_path(&args.out)?;
+    out.flush().at_path(&args.out)?;
     let seconds = start.elapsed().as_secs_f64();
     eprintln!(
         "converted {} games ({} plies, {} without a score) to {}, skipped {} games, \

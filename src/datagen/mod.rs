@@ -28,6 +28,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::cli::CliError;
+use crate::file_error::{AtPath, FileError};
 use crate::nnue::Network;
 use crate::opening;
 use crate::position::Game;
@@ -45,12 +46,8 @@ pub enum DatagenError {
     #[error("{0}")]
     Flags(#[from] CliError),
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     /// The `--net` file is no valid network.
     #[error("{path}: {source}")]
     Network {
@@ -184,10 +181,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, DatagenError> {
 
 /// Reads the network file at `path`.
 fn read_network(path: &str) -> Result<Network, DatagenError> {
-    let bytes = std::fs::read(path).map_err(|source| DatagenError::Io {
-        path: path.to_string(),
-        source,
-    })?;
+    let bytes = std::fs::read(path).at_path(path)?;
     Network::from_bytes(&bytes).map_err(|source| DatagenError::Network {
         path: path.to_string(),
         source,
@@ -199,7 +193,7 @@ fn read_network(path: &str) -> Result<Network, DatagenError> {
 /// one meant.
 pub fn read_book(path: &str) -> Result<Vec<Game>, DatagenError> {
     let book = opening::epd::read(path, false).map_err(|error| match error {
-        opening::epd::EpdError::Io { path, source } => DatagenError::Io { path, source },
+        opening::epd::EpdError::File(error) => DatagenError::File(error),
         opening::epd::EpdError::Empty { path } => DatagenError::Book {
             path,
             line: 0,
@@ -236,15 +230,11 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Record
 /// Plays the run's games on `config.threads` threads and appends them, in game order, to
 /// `config.out`.
 pub fn run(config: &Config) -> Result<(), DatagenError> {
-    let io_error = |source| DatagenError::Io {
-        path: config.out.clone(),
-        source,
-    };
     let file = OpenOptions::new()
         .create(true)
         .append(true)
         .open(&config.out)
-        .map_err(io_error)?;
+        .at_path(&config.out)?;
     let mut out = BufWriter::new(file);
     let evaluation = config.network.as_ref().map_or_else(
         || "hand-crafted evaluation".to_string(),
@@ -285,10 +275,7 @@ pub fn run(config: &Config) -> Result<(), DatagenError> {
                 // The games do not depend on the thread count: play on with fewer.
                 log::warn!("cannot start datagen thread {worker}: {error}");
                 if worker == 0 {
-                    return Err(DatagenError::Io {
-                        path: "datagen thread 0".into(),
-                        source: error,
-                    });
+                    return Err(FileError::new("datagen thread 0", error).into());
                 }
                 break;
             }
@@ -301,8 +288,8 @@ pub fn run(config: &Config) -> Result<(), DatagenError> {
         for (index, record) in receiver {
             pending.insert(index, record);
             while let Some(record) = pending.remove(&next_to_write) {
-                write_record(&mut out, &record, config.format).map_err(io_error)?;
-                out.flush().map_err(io_error)?;
+                write_record(&mut out, &record, config.format).at_path(&config.out)?;
+                out.flush().at_path(&config.out)?;
                 progress.add(&record);
                 next_to_write += 1;
             }

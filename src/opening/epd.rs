@@ -9,18 +9,15 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 
+use crate::file_error::{AtPath, FileError};
 use crate::position::{parse_fen, Game};
 
 /// Why a book could not be read at all.
 #[derive(Debug, thiserror::Error)]
 pub enum EpdError {
     /// The file could not be opened or read.
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     /// The file holds no position.
     #[error("{path}: no positions")]
     Empty { path: String },
@@ -45,11 +42,7 @@ pub struct EpdBook {
 /// Reads the book at `path`; `chess960` accepts Chess960 castling (X-FEN or Shredder-FEN).
 /// Fails only when the file cannot be read or holds no position at all.
 pub fn read(path: &str, chess960: bool) -> Result<EpdBook, EpdError> {
-    let io_error = |source| EpdError::Io {
-        path: path.to_string(),
-        source,
-    };
-    let mut reader = BufReader::new(File::open(path).map_err(io_error)?);
+    let mut reader = BufReader::new(File::open(path).at_path(path)?);
     let mut book = EpdBook {
         positions: Vec::new(),
         bad_lines: Vec::new(),
@@ -57,7 +50,7 @@ pub fn read(path: &str, chess960: bool) -> Result<EpdBook, EpdError> {
     let mut bytes = Vec::new();
     for number in 1.. {
         bytes.clear();
-        if reader.read_until(b'\n', &mut bytes).map_err(io_error)? == 0 {
+        if reader.read_until(b'\n', &mut bytes).at_path(path)? == 0 {
             break;
         }
         // A line that is not UTF-8 is refused by the FEN parser, with its number.

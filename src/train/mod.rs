@@ -61,6 +61,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::cli::CliError;
+use crate::file_error::{AtPath, FileError};
 use crate::nnue::file::{Inputs, NetFileError, NetworkParams, BUCKET_COUNTS, HIDDEN_RANGE, SCALE};
 use crate::rng::SplitMix64;
 use crate::viri::ViriError;
@@ -98,12 +99,8 @@ pub enum TrainError {
     #[error("{0}")]
     Flags(#[from] CliError),
     /// A file or directory could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     /// A data file is not valid viriformat.
     #[error("{path}: {error}")]
     Data {
@@ -466,10 +463,7 @@ fn read_regular_file(path: &Path) -> Result<Vec<u8>, TrainError> {
     let mut bytes = Vec::new();
     crate::nnue::file::open_regular_file(path)
         .and_then(|mut file| file.read_to_end(&mut bytes))
-        .map_err(|source| TrainError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        .at_path(path)?;
     Ok(bytes)
 }
 
@@ -483,16 +477,12 @@ fn write_whole(path: &str, bytes: &[u8]) -> std::io::Result<()> {
 
 /// A file stands for itself, a directory for its `*.viri` files in name order.
 fn expand(path: &Path) -> Result<Vec<PathBuf>, TrainError> {
-    let io_error = |source| TrainError::Io {
-        path: path.display().to_string(),
-        source,
-    };
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
     let mut files = Vec::new();
-    for entry in std::fs::read_dir(path).map_err(io_error)? {
-        let file = entry.map_err(io_error)?.path();
+    for entry in std::fs::read_dir(path).at_path(path)? {
+        let file = entry.at_path(path)?.path();
         if file.is_file() && file.extension().is_some_and(|e| e == "viri") {
             files.push(file);
         }
@@ -576,10 +566,7 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
             (&checkpoint_path, checkpoint::to_bytes(net)),
         ] {
             if let Err(source) = write_whole(path, &bytes) {
-                write_error.get_or_insert(TrainError::Io {
-                    path: path.clone(),
-                    source,
-                });
+                write_error.get_or_insert(FileError::new(path, source).into());
             }
         }
     });

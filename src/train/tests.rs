@@ -450,7 +450,7 @@ fn devices_are_refused_as_data_and_as_a_start() {
     let args = words("--data /dev/zero --out unused.nnue --init /dev/zero");
     let error = super::parse_args(&args).unwrap_err();
     assert!(
-        matches!(error, super::TrainError::Io { .. })
+        matches!(error, super::TrainError::File(_))
             && error.to_string().contains("not a regular file"),
         "{error}"
     );

@@ -10,6 +10,7 @@ use std::path::Path;
 use cozy_chess::Board;
 
 use crate::eval::{coefficients, Coefficients, NUM_PARAMS};
+use crate::file_error::AtPath;
 use crate::position::{parse_fen, PositionError};
 
 use super::TuneError;
@@ -321,10 +322,7 @@ impl Dataset {
 
     /// Reads and parses the data file at `path` on `threads` threads.
     pub fn load(path: &Path, threads: usize) -> Result<Dataset, TuneError> {
-        let text = std::fs::read_to_string(path).map_err(|source| TuneError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let text = std::fs::read_to_string(path).at_path(path)?;
         Dataset::parse(&text, threads).map_err(|bad| TuneError::Data {
             path: path.to_path_buf(),
             bad,

@@ -37,6 +37,7 @@ use std::time::Instant;
 
 use crate::cli::CliError;
 use crate::eval::{name, to_source, NUM_PARAMS, S, WEIGHTS};
+use crate::file_error::{AtPath, FileError};
 
 use data::{BadLine, Dataset};
 use optim::{fit_k, train, training_count, Problem, TrainConfig};
@@ -57,12 +58,8 @@ pub enum TuneError {
     #[error("{0}")]
     Flags(#[from] CliError),
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     /// A data line is malformed.
     #[error("{}: {bad}", path.display())]
     Data {
@@ -299,8 +296,5 @@ fn report_movers(old: &[S; NUM_PARAMS], new: &[S; NUM_PARAMS]) {
 
 /// Writes `weights` as the source of `params.rs` to `path`.
 fn write_source(path: &Path, weights: &[S; NUM_PARAMS]) -> Result<(), TuneError> {
-    std::fs::write(path, to_source(weights)).map_err(|source| TuneError::Io {
-        path: path.display().to_string(),
-        source,
-    })
+    Ok(std::fs::write(path, to_source(weights)).at_path(path)?)
 }
