@@ -8,6 +8,7 @@
 # directory so that it neither clobbers nor is clobbered by the portable build in target/.
 #
 #     make EXE=cutoff-dev FEATURES=pext    # also cozy-chess's PEXT attacks (README)
+#     make EXE=cutoff-dev FEATURES=tune    # the search's parameters as UCI options (SPSA)
 
 EXE ?= cutoff
 CARGO ?= cargo

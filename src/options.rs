@@ -363,7 +363,8 @@ pub fn needs_idle(name: &str) -> bool {
         .any(|d| d.needs_idle && d.name.eq_ignore_ascii_case(name))
 }
 
-/// The declarations printed after `uci`.
+/// The declarations printed after `uci` (in a `tune` build, followed by the search's
+/// parameters).
 pub fn specs() -> Vec<OptionSpec> {
     DECLARATIONS
         .iter()
@@ -378,7 +379,27 @@ pub fn specs() -> Vec<OptionSpec> {
                 },
             },
         })
+        .chain(parameter_specs())
         .collect()
+}
+
+/// The search's parameters as spin options, in a `tune` build.
+#[cfg(feature = "tune")]
+fn parameter_specs() -> impl Iterator<Item = OptionSpec> {
+    crate::search::params::PARAMS.iter().map(|p| OptionSpec {
+        name: p.name.to_string(),
+        kind: OptionKind::Spin {
+            default: p.default.into(),
+            min: p.min.into(),
+            max: p.max.into(),
+        },
+    })
+}
+
+/// None: the parameters are constants.
+#[cfg(not(feature = "tune"))]
+fn parameter_specs() -> impl Iterator<Item = OptionSpec> {
+    std::iter::empty()
 }
 
 impl Options {
@@ -386,6 +407,13 @@ impl Options {
     /// error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         let wanted = name.trim();
+        #[cfg(feature = "tune")]
+        if let Some(param) = crate::search::params::find(wanted) {
+            let number = parse_spin(param.name, param.min.into(), param.max.into(), value)?;
+            // In range, so it fits an `i32`.
+            param.set(number as i32);
+            return Ok(Change::Stored);
+        }
         let declaration = DECLARATIONS
             .iter()
             .find(|d| d.name.eq_ignore_ascii_case(wanted))

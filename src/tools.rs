@@ -25,7 +25,7 @@ pub struct Tool {
 }
 
 /// Every tool, in the order `help` lists them.
-pub const TOOLS: [Tool; 7] = [
+pub const TOOLS: [Tool; 8] = [
     Tool {
         name: "analyze",
         synopsis: "analyze FILE.epd",
@@ -75,6 +75,13 @@ pub const TOOLS: [Tool; 7] = [
         command: crate::convert::Args::command,
         run: |args| crate::convert::main(args).map_err(Into::into),
     },
+    Tool {
+        name: "params",
+        synopsis: "params",
+        summary: "the search's parameters in OpenBench's SPSA format (a --features tune build)",
+        command: crate::search::params::Args::command,
+        run: |args| crate::search::params::main(args).map_err(Into::into),
+    },
 ];
 
 /// The tool called `name`, if there is one.
@@ -106,7 +113,7 @@ mod tests {
     fn every_tool_has_its_usage_and_help_names_them_all() {
         let help = help();
         for tool in [
-            "analyze", "annotate", "datagen", "net", "tune", "train", "convert",
+            "analyze", "annotate", "datagen", "net", "tune", "train", "convert", "params",
         ] {
             let usage = usage(tool).unwrap();
             assert!(

@@ -7,6 +7,7 @@ use cozy_chess::{Board, Move, Piece};
 use super::history::{ContextMoves, Histories};
 use super::movepick::MAX_MOVES;
 use super::movepick::{MovePicker, Stage};
+use super::params;
 use super::see::see_ge;
 use super::thread_data::Searcher;
 use super::tt::{Bound, TtEntry, MAX_DEPTH};
@@ -140,7 +141,7 @@ impl Searcher<'_> {
             // Step 7. Reverse futility pruning: far above beta at low depth, assume the
             // opponent cannot catch up.
             // Measured: +135 ± 44 Elo (step removed vs kept, 200 games at 20k nodes/move).
-            if depth <= MAX_PRUNING_DEPTH
+            if depth <= params::rfp_max_depth()
                 && !is_decisive(beta)
                 && eval - rfp_margin(depth, improving) >= beta
             {
@@ -158,7 +159,7 @@ impl Searcher<'_> {
             // -50.6 ± 26.9 Elo, SPRT H0 after 485 games; dropping the static-eval
             // condition +5.6 ± 17.9 and a reduction of `depth / 3` instead of `depth / 4`
             // -6.6 ± 17.6, 1,000 games each at 10,000 nodes/move: left out.)
-            if depth >= 3
+            if depth >= params::nmp_min_depth()
                 && eval >= beta
                 && static_eval >= beta
                 && self.stack[ply].null_allowed
@@ -194,7 +195,7 @@ impl Searcher<'_> {
         // Step 9. Internal iterative reduction: without a hash move this node was never
         // searched well; search it shallower now, better next iteration.
         // Measured: +16 ± 40 Elo (step removed vs kept, 200 games at 20k nodes/move).
-        if !root && depth >= 4 && tt_move.is_none() && (pv_node || cut_node) {
+        if !root && depth >= params::iir_min_depth() && tt_move.is_none() && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -257,7 +258,7 @@ impl Searcher<'_> {
                 // say it has kept failing here is not worth a search.
                 // Measured: +14.6 ± 14.6 Elo (added vs without, 1,000 games at 10,000
                 // nodes/move, pentanomial).
-                if depth <= MAX_HISTORY_PRUNING_DEPTH && history < -HISTORY_PRUNING_MARGIN * depth {
+                if depth <= params::hp_max_depth() && history < -params::hp_margin() * depth {
                     continue;
                 }
                 // Steps 12 and 13 judge the move at the depth LMR would search it to.
@@ -271,7 +272,7 @@ impl Searcher<'_> {
                 // Measured: +58 ± 41 Elo (step removed vs kept, 200 games at 20k nodes/move).
                 if !in_check
                     && !gives_check
-                    && lmr_depth <= MAX_PRUNING_DEPTH
+                    && lmr_depth <= params::fp_max_depth()
                     && eval + futility_margin(lmr_depth) <= alpha
                 {
                     continue;
@@ -284,7 +285,7 @@ impl Searcher<'_> {
                 // ply still below alpha at depth <= 6, measured +8.3 ± 17.1 Elo in 1,000
                 // games at 10,000 nodes/move: not shown, left out.)
                 let margin = see_quiet_margin(lmr_depth, gives_check);
-                if lmr_depth <= MAX_PRUNING_DEPTH && !see_ge(board, mv, margin) {
+                if lmr_depth <= params::see_max_depth() && !see_ge(board, mv, margin) {
                     continue;
                 }
             }
@@ -327,7 +328,7 @@ impl Searcher<'_> {
                 score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let mut reduction = 0;
-                if depth >= 3
+                if depth >= params::lmr_min_depth()
                     && move_count > 1 + usize::from(pv_node)
                     && (quiet || !matches!(picker.stage(), Stage::GoodCaptures))
                 {
@@ -344,7 +345,9 @@ impl Searcher<'_> {
                     // to fail low, and its late moves matter less.
                     // Measured: +31.5 ± 18.5 Elo (added vs without, SPRT [0, 10] at
                     // 10,000 nodes/move, H1 after 963 games, pentanomial).
-                    reduction += i32::from(self.stack[ply + 1].cutoffs > 3);
+                    reduction += i32::from(
+                        i32::from(self.stack[ply + 1].cutoffs) > params::lmr_cutoff_count(),
+                    );
                     reduction -= i32::from(improving);
                     reduction -= i32::from(gives_check);
                     // (Captures reduced less by `capture history / 8192` measured -0.7
@@ -545,9 +548,9 @@ impl Searcher<'_> {
         pv_node: bool,
         cut_node: bool,
     ) -> Singular {
-        if depth < SINGULAR_MIN_DEPTH
+        if depth < params::se_min_depth()
             || ply >= 2 * self.root_depth as usize
-            || entry.depth < depth - 3
+            || entry.depth < depth - params::se_tt_depth_margin()
             || entry.bound == Bound::Upper
             || is_decisive(entry.score)
         {
@@ -555,7 +558,7 @@ impl Searcher<'_> {
         }
         // (`entry.score - 2 * depth` measured +4.5 ± 17.3 Elo in 1,000 games at 10,000
         // nodes/move: not shown, left out.)
-        let singular_beta = entry.score - depth;
+        let singular_beta = entry.score - params::se_beta_scale() * depth / 16;
         self.stack[ply].excluded = entry.mv;
         let score = self.negamax(
             board,
@@ -572,8 +575,8 @@ impl Searcher<'_> {
             Singular::Stopped
         } else if score < singular_beta {
             let double = !pv_node
-                && score < singular_beta - DOUBLE_EXTENSION_MARGIN
-                && self.stack[ply].double_extensions < MAX_DOUBLE_EXTENSIONS;
+                && score < singular_beta - params::se_double_margin()
+                && i32::from(self.stack[ply].double_extensions) < params::se_max_double();
             Singular::Extend(if double { 2 } else { 1 })
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
@@ -728,58 +731,49 @@ enum Singular {
     Stopped,
 }
 
-/// Singular extensions (step 14) are tried from this depth up...
-const SINGULAR_MIN_DEPTH: i32 = 7;
-/// ...extending twice when the alternatives fail this far below the singular beta...
-const DOUBLE_EXTENSION_MARGIN: i32 = 20;
-/// ...at most this many times on one line.
-const MAX_DOUBLE_EXTENSIONS: u8 = 6;
-
-/// Pruning steps 7, 12 and 13 apply from this depth down.
-const MAX_PRUNING_DEPTH: i32 = 8;
-/// History pruning (step 11b) applies from this depth down, to quiet moves whose
-/// history score is below `-HISTORY_PRUNING_MARGIN * depth`.
-const MAX_HISTORY_PRUNING_DEPTH: i32 = 4;
-const HISTORY_PRUNING_MARGIN: i32 = 2048;
-/// Quiescence delta pruning: a capture must be able to come this close to alpha.
-const DELTA_MARGIN: i32 = 200;
 /// What a queen promotion adds to a capture's gain (queen less pawn, roughly).
 const PROMOTION_GAIN: i32 = 800;
 
 /// How far above beta the eval must be for reverse futility pruning.
 fn rfp_margin(depth: i32, improving: bool) -> i32 {
-    80 * (depth - i32::from(improving))
+    params::rfp_margin() * (depth - i32::from(improving))
 }
 
 /// How much shallower the null-move search goes: more at depth and far above beta.
 fn null_move_reduction(depth: i32, eval: i32, beta: i32) -> i32 {
-    3 + depth / 4 + ((eval - beta) / 200).min(3)
+    params::nmp_base()
+        + depth / params::nmp_depth_divisor()
+        + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max())
 }
 
 /// How many plies less LMR reduces a quiet move for its history score (more when the
 /// score is negative).
 fn history_reduction(history: i32) -> i32 {
-    history / 8192
+    history / params::lmr_history_divisor()
 }
 
 /// How far below alpha the eval may be before quiet moves are futile.
 fn futility_margin(depth: i32) -> i32 {
-    100 + 90 * depth
+    params::fp_base() + params::fp_margin() * depth
 }
 
 /// The SEE a quiet move must reach not to be pruned; checks may sacrifice more.
 fn see_quiet_margin(depth: i32, gives_check: bool) -> i32 {
     if gives_check {
-        -25 * depth * depth
+        -params::see_check_margin() * depth * depth
     } else {
-        -60 * depth
+        -params::see_quiet_margin() * depth
     }
 }
 
 /// How many quiet moves are tried before the rest are skipped.
 fn lmp_threshold(depth: i32, improving: bool) -> usize {
-    let base = 3 + depth * depth;
-    (if improving { base } else { base / 2 }) as usize
+    let base = params::lmp_base() + params::lmp_scale() * depth * depth / 100;
+    (if improving {
+        base
+    } else {
+        base * params::lmp_not_improving() / 100
+    }) as usize
 }
 
 /// The depth tablebase results are stored at in the hash table: the greatest, since they
@@ -811,14 +805,14 @@ fn qsearch_prunes(board: &Board, mv: Move, static_eval: i32, alpha: i32) -> bool
         } else {
             0
         };
-    if static_eval + gain + DELTA_MARGIN <= alpha {
+    if static_eval + gain + params::delta_margin() <= alpha {
         return true;
     }
     // SEE pruning: a capture that loses material cannot raise alpha.
     // Measured: +53 ± 42 Elo (step removed vs kept, 200 games at 20k nodes/move).
     // (Futility, skipping captures with SEE < 1 when the static eval is 120 below alpha,
     // measured -1.4 ± 17.4 Elo in 1,000 games at 10,000 nodes/move: left out.)
-    !see_ge(board, mv, 0)
+    !see_ge(board, mv, params::qs_see_threshold())
 }
 
 #[cfg(test)]

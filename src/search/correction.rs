@@ -9,16 +9,22 @@
 
 use cozy_chess::{Board, Color, Piece};
 
+use super::params;
+
 /// Entries per side to move (a power of two).
 const SIZE: usize = 16_384;
 /// Entries hold corrections in 1/GRAIN centipawns.
 const GRAIN: i32 = 256;
-/// A new verdict's weight is `min(depth + 1, MAX_WEIGHT)` out of `WEIGHT_SCALE`.
+/// A new verdict's weight is `min(depth + 1, params::corr_max_weight())` out of
+/// `WEIGHT_SCALE`.
 const WEIGHT_SCALE: i32 = 256;
-const MAX_WEIGHT: i32 = 16;
-/// The largest correction, in 1/GRAIN centipawns (32 cp; 64 cp measured 179-195-153,
-/// about -11 Elo, after 527 of 1,000 games at 10,000 nodes per move).
-const MAX_CORRECTION: i32 = 32 * GRAIN;
+/// The largest correction, in 1/GRAIN centipawns (`params::corr_max()` cp, 32 by default;
+/// 64 cp measured 179-195-153, about -11 Elo, after 527 of 1,000 games at 10,000 nodes per
+/// move).
+#[inline(always)]
+fn max_correction() -> i32 {
+    params::corr_max() * GRAIN
+}
 
 /// The correction table of one search thread, indexed `[side to move][pawn key]`.
 ///
@@ -58,14 +64,15 @@ impl CorrectionHistory {
 
     /// Records that a search of `depth` found `board` worth `error` centipawns more
     /// than its (corrected) static evaluation said: moves the entry towards the error by
-    /// `min(depth + 1, MAX_WEIGHT)` / `WEIGHT_SCALE` of the way.
+    /// `min(depth + 1, params::corr_max_weight())` / `WEIGHT_SCALE` of the way.
     pub fn update(&mut self, board: &Board, depth: i32, error: i32) {
         let entry = &mut self.pawn[board.side_to_move() as usize][pawn_index(board)];
-        let weight = (depth + 1).min(MAX_WEIGHT);
-        let target = (error * GRAIN).clamp(-MAX_CORRECTION, MAX_CORRECTION);
+        let weight = (depth + 1).min(params::corr_max_weight());
+        let max = max_correction();
+        let target = (error * GRAIN).clamp(-max, max);
         let blended =
             (i32::from(*entry) * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
-        *entry = blended.clamp(-MAX_CORRECTION, MAX_CORRECTION) as i16;
+        *entry = blended.clamp(-max, max) as i16;
     }
 }
 

@@ -14,6 +14,7 @@ use protocol::{Info, Response, Score, ScoreBound};
 use super::control::{Control, SharedState};
 use super::evaluator::Evaluator;
 use super::history::{Histories, HistoryStore};
+use super::params;
 use super::report::Line;
 use super::thread_data::{Reporter, Searcher};
 use super::threads;
@@ -297,9 +298,9 @@ fn aspiration_search(
     guess: Option<i32>,
     line_count: usize,
 ) -> Option<Line> {
-    let mut delta = 15;
+    let mut delta = params::asp_delta();
     let (mut alpha, mut beta) = match guess {
-        Some(score) if depth >= 4 && !is_decisive(score) => (
+        Some(score) if depth >= params::asp_min_depth() && !is_decisive(score) => (
             (score - delta).max(-INFINITY),
             (score + delta).min(INFINITY),
         ),
@@ -333,7 +334,7 @@ fn aspiration_search(
                 depth,
             });
         }
-        delta += delta / 2;
+        delta += delta * params::asp_growth() / 100;
         if delta > 1000 {
             alpha = -INFINITY;
             beta = INFINITY;

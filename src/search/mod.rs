@@ -11,6 +11,7 @@ pub mod evaluator;
 pub mod history;
 pub mod iterative;
 pub mod movepick;
+pub mod params;
 pub mod report;
 pub mod see;
 pub mod signals;

@@ -17,6 +17,7 @@
 use cozy_chess::{BitBoard, Board, Color, Move, Piece, PieceMoves, Rank, Square};
 
 use super::history::{ContextMoves, Histories};
+use super::params;
 use super::see::{see_ge, see_value};
 use crate::moves::captured;
 use crate::rules::{is_noisy, is_quiet, OpponentAttacks};
@@ -70,8 +71,6 @@ pub const MAX_MOVES: usize = 256;
 /// Move generation calls back at most 18 times: once per piece, and twice more for en
 /// passant captures.
 const MAX_PIECE_MOVES: usize = 18;
-/// SEE threshold of a good capture.
-const GOOD_CAPTURE_SEE: i32 = 0;
 /// Ordering score of an underpromotion (plus the promoted piece's value): below every
 /// capture, so that underpromotions are deferred last.
 const UNDERPROMOTION_SCORE: i32 = -30_000;
@@ -219,7 +218,8 @@ impl MovePicker {
                 Phase::GoodNoisy => {
                     while self.cursor < self.noisy_end {
                         let mv = self.pick_best(self.noisy_end);
-                        let good = !is_underpromotion(mv) && see_ge(board, mv, GOOD_CAPTURE_SEE);
+                        let good =
+                            !is_underpromotion(mv) && see_ge(board, mv, params::good_capture_see());
                         if good {
                             return self.hand_out(mv, Stage::GoodCaptures);
                         }
@@ -458,6 +458,17 @@ fn en_passant_target(board: &Board) -> BitBoard {
 
 /// The score that orders a quiet move of `piece`: its histories, the threat bonus, and the
 /// check and attack bonuses (`targets` of the node).
+///
+/// The check bonus (`params::check_bonus`) is for a quiet move that checks directly (not
+/// by discovery).
+/// Measured: +18.1 ± 16.9 Elo (added vs without, 1,000 games at 10,000 nodes/move, seed
+/// 87, on top of the threat bonus).
+///
+/// The attack bonus (`params::attack_bonus`) is for a quiet move that attacks a more
+/// valuable enemy piece (not the king) from a square no cheaper enemy piece attacks.
+/// Measured: +24.7 ± 17.4 Elo (added vs without, 1,000 games at 10,000 nodes/move, seed
+/// 96, LOS 99.7%, on top of the check bonus). (This and the check bonus at 10,000 each
+/// measured -5.9 ± 17.2 Elo in 1,000 games at 10,000 nodes/move: left at 6,000.)
 #[inline(always)]
 fn quiet_order_score(
     histories: &Histories,
@@ -474,8 +485,8 @@ fn quiet_order_score(
     };
     histories.quiet_score_of(us, piece, mv, cont)
         + threat_bonus(&cont.threats, piece, mv)
-        + i32::from(lands_on(&targets.checks)) * CHECK_BONUS
-        + i32::from(lands_on(&targets.attacks)) * ATTACK_BONUS
+        + i32::from(lands_on(&targets.checks)) * params::check_bonus()
+        + i32::from(lands_on(&targets.attacks)) * params::attack_bonus()
 }
 
 /// Where the quiet moves of a node would hit something: for each piece of the side to
@@ -536,18 +547,6 @@ impl QuietTargets {
     }
 }
 
-/// What a quiet move that checks directly (not by discovery) adds to its ordering score.
-/// Measured: +18.1 ± 16.9 Elo (added vs without, 1,000 games at 10,000 nodes/move, seed
-/// 87, on top of the threat bonus).
-const CHECK_BONUS: i32 = 6_000;
-
-/// What a quiet move that attacks a more valuable enemy piece (not the king) from a square
-/// no cheaper enemy piece attacks adds to its ordering score.
-/// Measured: +24.7 ± 17.4 Elo (added vs without, 1,000 games at 10,000 nodes/move, seed
-/// 96, LOS 99.7%, on top of the check bonus). (This and the check bonus at 10,000 each
-/// measured -5.9 ± 17.2 Elo in 1,000 games at 10,000 nodes/move: left at 6,000.)
-const ATTACK_BONUS: i32 = 6_000;
-
 /// What a quiet move of `piece` adds to its history score for the opponent's `threats`:
 /// a bonus for taking the piece out of a cheaper attacker's reach, a malus for moving it
 /// into it.
@@ -555,9 +554,9 @@ const ATTACK_BONUS: i32 = 6_000;
 /// after 834 games, pentanomial).
 fn threat_bonus(threats: &OpponentAttacks, piece: Piece, mv: Move) -> i32 {
     let (cheaper, value) = match piece {
-        Piece::Queen => (threats.rook, 12_000),
-        Piece::Rook => (threats.minor, 8_000),
-        Piece::Knight | Piece::Bishop => (threats.pawn, 6_000),
+        Piece::Queen => (threats.rook, params::threat_queen()),
+        Piece::Rook => (threats.minor, params::threat_rook()),
+        Piece::Knight | Piece::Bishop => (threats.pawn, params::threat_minor()),
         _ => return 0,
     };
     match (cheaper.has(mv.from), cheaper.has(mv.to)) {
@@ -722,7 +721,7 @@ mod tests {
                 Stage::TtMove => assert_eq!(Some(mv), tt),
                 Stage::GoodCaptures => {
                     assert!(is_noisy(board, mv) && !is_underpromotion(mv));
-                    assert!(see_ge(board, mv, GOOD_CAPTURE_SEE));
+                    assert!(see_ge(board, mv, params::good_capture_see()));
                 }
                 Stage::Killer1 => assert!(Some(mv) == killers[0] && is_quiet(board, mv)),
                 Stage::Killer2 => assert!(Some(mv) == killers[1] && is_quiet(board, mv)),
@@ -756,7 +755,9 @@ mod tests {
                 }
                 Stage::BadCaptures => {
                     assert!(is_noisy(board, mv));
-                    assert!(is_underpromotion(mv) || !see_ge(board, mv, GOOD_CAPTURE_SEE));
+                    assert!(
+                        is_underpromotion(mv) || !see_ge(board, mv, params::good_capture_see())
+                    );
                 }
                 other => panic!("unexpected stage {other:?}"),
             }

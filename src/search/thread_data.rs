@@ -88,7 +88,8 @@ impl PvTable {
     }
 }
 
-/// Late-move-reduction amounts by depth and move number: `base + ln(d) ln(m) / divisor`.
+/// Late-move-reduction amounts by depth and move number: `base + ln(d) ln(m) / divisor`
+/// (the bases and divisors are the `lmr_*` parameters of `params.rs`).
 pub struct Reductions {
     quiet: Vec<[i32; 64]>,
     noisy: Vec<[i32; 64]>,
@@ -96,10 +97,46 @@ pub struct Reductions {
 
 /// The reduction table, computed once for every search (a per-search table cost self-play,
 /// with its thousands of short searches a minute, about 3% of its time in `ln`).
+#[cfg(not(feature = "tune"))]
 static REDUCTIONS: std::sync::LazyLock<Reductions> = std::sync::LazyLock::new(Reductions::new);
+
+/// How a searcher holds the reduction table: a plain reference to the one table...
+#[cfg(not(feature = "tune"))]
+pub type ReductionTable = &'static Reductions;
+
+/// ...or, in a `tune` build, a share of the table as it was when the search began (setting
+/// a parameter of the table replaces it with a new one).
+#[cfg(feature = "tune")]
+pub type ReductionTable = std::sync::Arc<Reductions>;
+
+#[cfg(feature = "tune")]
+static REDUCTIONS: std::sync::LazyLock<parking_lot::RwLock<ReductionTable>> =
+    std::sync::LazyLock::new(|| parking_lot::RwLock::new(std::sync::Arc::new(Reductions::new())));
+
+/// The reduction table for a new search.
+#[cfg(not(feature = "tune"))]
+fn reductions() -> ReductionTable {
+    &REDUCTIONS
+}
+
+/// The reduction table for a new search.
+#[cfg(feature = "tune")]
+fn reductions() -> ReductionTable {
+    std::sync::Arc::clone(&REDUCTIONS.read())
+}
+
+/// Recomputes the reduction table from the current parameters (a `tune` build's
+/// `setoption` of one of them); searches already running keep the old one.
+#[cfg(feature = "tune")]
+pub fn rebuild_reductions() {
+    *REDUCTIONS.write() = std::sync::Arc::new(Reductions::new());
+}
 
 impl Reductions {
     fn new() -> Reductions {
+        use super::params::{
+            hundredths, lmr_noisy_base, lmr_noisy_divisor, lmr_quiet_base, lmr_quiet_divisor,
+        };
         let table = |base: f64, divisor: f64| {
             let mut rows = vec![[0; 64]; 64];
             for (depth, row) in rows.iter_mut().enumerate().skip(1) {
@@ -110,8 +147,14 @@ impl Reductions {
             rows
         };
         Reductions {
-            quiet: table(0.75, 2.25),
-            noisy: table(-0.25, 2.5),
+            quiet: table(
+                hundredths(lmr_quiet_base()),
+                hundredths(lmr_quiet_divisor()),
+            ),
+            noisy: table(
+                hundredths(lmr_noisy_base()),
+                hundredths(lmr_noisy_divisor()),
+            ),
         }
     }
 
@@ -131,7 +174,7 @@ pub struct Searcher<'a> {
     pub tt: &'a TranspositionTable,
     pub control: Control<'a>,
     pub histories: Box<Histories>,
-    pub lmr: &'static Reductions,
+    pub lmr: ReductionTable,
     pub stack: Vec<Frame>,
     pub pv: PvTable,
     /// Hashes of the game's earlier positions, then of the positions on the current path.
@@ -187,7 +230,7 @@ impl<'a> Searcher<'a> {
             tt,
             control,
             histories,
-            lmr: &REDUCTIONS,
+            lmr: reductions(),
             stack: vec![Frame::default(); MAX_PLY + 8],
             pv: PvTable::new(),
             root_index: path.len(),

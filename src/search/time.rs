@@ -27,27 +27,21 @@
 
 use std::time::Duration;
 
+use super::params::{self, hundredths};
 use super::Limits;
 
 /// The smallest limit given with a clock: a few hundred microseconds more than a depth-1
 /// search needs, so that the search still returns a move.
 pub const MIN_LIMIT: Duration = Duration::from_millis(1);
 
-/// The hard limit is at most this many soft limits (fewer when few moves are to go)...
-const HARD_PER_SOFT: f64 = 5.0;
-/// ...and at most this fraction of the usable time when more than one move is to go...
-const HARD_FRACTION: f64 = 0.4;
-/// ...or this fraction when the move is the last before the time control.
-const HARD_FRACTION_LAST_MOVE: f64 = 0.85;
-/// Share of the increment added to the soft limit.
-const INCREMENT_SHARE: f64 = 1.0;
-/// Expected moves left in sudden death at the start of the game...
-const SUDDEN_DEATH_MOVES_START: u32 = 30;
-/// ...falling by one every two moves to this many.
-const SUDDEN_DEATH_MOVES_END: u32 = 15;
-/// Bounds of the combined scale applied to the soft limit between iterations.
-const MIN_SCALE: f64 = 0.4;
-const MAX_SCALE: f64 = 2.5;
+// The factors below are parameters (`tm_*` in `params.rs`), in hundredths: the hard
+// limit is at most `tm_hard_per_soft` soft limits (fewer when few moves are to go), and
+// at most `tm_hard_fraction` of the usable time when more than one move is to go, or
+// `tm_hard_fraction_last` for the last move before the time control; the soft limit gets
+// `tm_increment_share` of the increment; in sudden death `tm_moves_start` moves are
+// expected at the start of the game, falling by one every two moves to `tm_moves_end`;
+// the combined scale of the soft limit between iterations stays within `tm_min_scale`
+// and `tm_max_scale`.
 
 /// The time limits of one search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,11 +82,11 @@ impl TimeManager {
             None => sudden_death_moves(fullmove_number),
         };
         let fraction = if moves == 1 {
-            HARD_FRACTION_LAST_MOVE
+            hundredths(params::tm_hard_fraction_last())
         } else {
-            HARD_FRACTION
+            hundredths(params::tm_hard_fraction())
         };
-        let soft = usable / f64::from(moves) + INCREMENT_SHARE * increment;
+        let soft = usable / f64::from(moves) + hundredths(params::tm_increment_share()) * increment;
         let hard = (hard_per_soft(moves) * soft).min(fraction * usable);
         let hard = from_millis(hard).max(MIN_LIMIT);
         let soft = from_millis(soft).clamp(MIN_LIMIT, hard);
@@ -127,7 +121,7 @@ impl TimeManager {
     }
 
     /// Whether to start another iteration, `elapsed` after the clock start. The soft
-    /// limit is scaled by:
+    /// limit is scaled by (the figures are the defaults of the `tm_*` parameters):
     ///
     /// - `stability`, the number of iterations the best move has stayed the same: from
     ///   1.3x for a new best move down to 0.5x after eight;
@@ -152,14 +146,25 @@ impl TimeManager {
         let (Some(soft), Some(hard)) = (self.soft, self.hard) else {
             return true;
         };
-        let stability = 1.3 - 0.1 * f64::from(stability.min(8));
-        let score = (1.0 + f64::from(score_drop) / 100.0).clamp(0.85, 2.0);
+        let iterations = stability.min(params::tm_stability_iters().unsigned_abs());
+        let stability = hundredths(params::tm_stability_base())
+            - hundredths(params::tm_stability_step()) * f64::from(iterations);
+        let score = (1.0 + f64::from(score_drop) / f64::from(params::tm_score_divisor())).clamp(
+            hundredths(params::tm_score_min()),
+            hundredths(params::tm_score_max()),
+        );
         let nodes = if (0.0..=1.0).contains(&best_move_nodes_fraction) {
-            (1.5 - best_move_nodes_fraction).clamp(0.55, 1.4)
+            (hundredths(params::tm_nodes_base()) - best_move_nodes_fraction).clamp(
+                hundredths(params::tm_nodes_min()),
+                hundredths(params::tm_nodes_max()),
+            )
         } else {
             1.0
         };
-        let scale = (stability * score * nodes).clamp(MIN_SCALE, MAX_SCALE);
+        let scale = (stability * score * nodes).clamp(
+            hundredths(params::tm_min_scale()),
+            hundredths(params::tm_max_scale()),
+        );
         elapsed < soft.mul_f64(scale).min(hard)
     }
 }
@@ -167,14 +172,15 @@ impl TimeManager {
 /// How many soft limits the hard limit may be: fewer with few moves to go, when a long
 /// search would eat the time the remaining moves need.
 fn hard_per_soft(moves: u32) -> f64 {
-    (1.0 + f64::from(moves) / 10.0).min(HARD_PER_SOFT)
+    (1.0 + f64::from(moves) / 10.0).min(hundredths(params::tm_hard_per_soft()))
 }
 
 /// The number of moves the remaining time is planned for in sudden death.
 fn sudden_death_moves(fullmove_number: u32) -> u32 {
-    SUDDEN_DEATH_MOVES_START
+    params::tm_moves_start()
+        .unsigned_abs()
         .saturating_sub(fullmove_number / 2)
-        .max(SUDDEN_DEATH_MOVES_END)
+        .max(params::tm_moves_end().unsigned_abs())
 }
 
 fn millis(duration: Duration) -> f64 {
