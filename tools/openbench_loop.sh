@@ -32,12 +32,12 @@ mkdir -p "$OUT"
 step() { printf '\n== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
 
 step "1. genfens: $OPENINGS openings"
-start=$(date +%s.%N)
+start_ms=$(date +%s%3N)
 "$BIN" "genfens $OPENINGS seed 1 book None" "quit" > "$OUT/genfens.out"
 grep '^info string genfens ' "$OUT/genfens.out" | sed 's/^info string genfens //' \
     > "$OUT/openings.epd"
-echo "$(wc -l < "$OUT/openings.epd") positions in" \
-    "$(echo "$(date +%s.%N) - $start" | bc) s -> $OUT/openings.epd"
+echo "$(wc -l < "$OUT/openings.epd") positions in $(($(date +%s%3N) - start_ms)) ms" \
+    "-> $OUT/openings.epd"
 if grep -q 'info string error' "$OUT/genfens.out"; then
     grep 'info string error' "$OUT/genfens.out" >&2
     exit 1

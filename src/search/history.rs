@@ -167,6 +167,13 @@ impl Default for Histories {
     }
 }
 
+/// A history bonus or malus at `depth` (clamped to 1..=16): `min(quad·d² + linear·d, max)`.
+#[inline(always)]
+fn history_change(depth: i32, quad: i32, linear: i32, max: i32) -> i32 {
+    let depth = depth.clamp(1, 16);
+    (quad * depth * depth + linear * depth).min(max)
+}
+
 impl Histories {
     /// Empty statistics.
     pub fn new() -> Histories {
@@ -212,17 +219,23 @@ impl Histories {
     /// Measured (twice the bonus of `16·d² + 32·d`, at most 1200, it replaced): +18.8 ±
     /// 18.0 Elo (1,000 games at 10,000 nodes/move, pentanomial).
     pub fn bonus(depth: i32) -> i32 {
-        let depth = depth.clamp(1, 16);
-        (params::hist_bonus_quad() * depth * depth + params::hist_bonus_linear() * depth)
-            .min(params::hist_bonus_max())
+        history_change(
+            depth,
+            params::hist_bonus_quad(),
+            params::hist_bonus_linear(),
+            params::hist_bonus_max(),
+        )
     }
 
     /// The history malus, at `depth`, of the moves that failed to cut off before the one
     /// that did (`hist_malus_*` of `params.rs`; by default the same as the bonus).
     pub fn malus(depth: i32) -> i32 {
-        let depth = depth.clamp(1, 16);
-        (params::hist_malus_quad() * depth * depth + params::hist_malus_linear() * depth)
-            .min(params::hist_malus_max())
+        history_change(
+            depth,
+            params::hist_malus_quad(),
+            params::hist_malus_linear(),
+            params::hist_malus_max(),
+        )
     }
 
     /// The two killers of `ply`, the most recent first.
