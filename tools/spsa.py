@@ -3,7 +3,7 @@
 
     tools/spsa.py --engine BIN --state run.json --openings BOOK.epd
                   [--iterations 2000] [--pairs 1] [--nodes 5000 | --tc 8+0.08]
-                  [--only name,name,...] [--concurrency 2] [--seed 1]
+                  [--only name,name,...] [--r-end R] [--concurrency 2] [--seed 1]
     tools/spsa.py --state run.json            (resume the run the file describes)
     tools/spsa.py --state run.json --show     (print its current values and stop)
 
@@ -80,6 +80,11 @@ def new_state(args):
         if unknown:
             fail(f"no such parameter: {', '.join(unknown)}")
         params = [p for p in params if p["name"] in wanted]
+    if args.r_end is not None:
+        if args.r_end <= 0:
+            fail("--r-end must be positive")
+        for param in params:
+            param["r_end"] = args.r_end
     return {
         "version": 1,
         "engine": os.path.abspath(args.engine),
@@ -229,6 +234,9 @@ def main():
     parser.add_argument("--nodes", type=int, help="nodes per move")
     parser.add_argument("--tc", help="a time control instead, as fastchess writes it (8+0.08)")
     parser.add_argument("--only", help="tune only these parameters (comma-separated)")
+    parser.add_argument("--r-end", type=float,
+                        help="r_end of every parameter instead of the engine's (a shorter run "
+                             "needs a larger one for the values to move as far)")
     parser.add_argument("--concurrency", type=int, default=2, help="games at once")
     parser.add_argument("--seed", type=int, default=1, help="seed of the signs and openings")
     parser.add_argument("--stop-after", type=int, help="play at most this many iterations now")
