@@ -47,6 +47,7 @@
 //! batch: 80,000 positions at the default 16,384 give only 5 steps an epoch, too few to
 //! learn much in 10 epochs; `--batch 2048` gives 40.
 
+pub mod blocked;
 pub mod checkpoint;
 pub mod data;
 pub mod export;

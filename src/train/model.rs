@@ -336,7 +336,7 @@ fn accumulate(acc: &mut [f32], bias: &[f32], weights: &[f32], features: &[u16], 
 
 /// `Σ clamp(acc, 0, 1)² · w`.
 #[inline(always)]
-fn screlu_dot(acc: &[f32], weights: &[f32]) -> f32 {
+pub(super) fn screlu_dot(acc: &[f32], weights: &[f32]) -> f32 {
     let mut lanes = [0.0f32; LANES];
     for (a, w) in acc.chunks_exact(LANES).zip(weights.chunks_exact(LANES)) {
         for i in 0..LANES {
@@ -351,7 +351,7 @@ fn screlu_dot(acc: &[f32], weights: &[f32]) -> f32 {
 /// `acc` into the gradient of the output with respect to it: `d_out · w · 2·acc` inside
 /// (0, 1), zero outside.
 #[inline(always)]
-fn backward_output(acc: &mut [f32], weights: &[f32], grad_w: &mut [f32], d_out: f32) {
+pub(super) fn backward_output(acc: &mut [f32], weights: &[f32], grad_w: &mut [f32], d_out: f32) {
     for ((a, w), g) in acc.iter_mut().zip(weights).zip(grad_w) {
         let x = *a;
         let c = x.clamp(0.0, 1.0);

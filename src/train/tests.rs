@@ -100,6 +100,67 @@ fn reference_loss(net: &Network, board: &Board, record: &Record, wdl: f64) -> f6
     (prediction - target).powi(2)
 }
 
+/// The blocked passes give the per-position passes' loss and gradient (up to the rounding
+/// of the output, summed in another order), with every backend this CPU runs, through
+/// several groups (the last one partial), one and eight buckets, both input layouts.
+#[test]
+fn blocked_gradients_agree_with_the_per_position_passes() {
+    use super::blocked::{self, Block, Gradient, GroupScratch, Pass, BLOCK, GROUP};
+    use crate::nnue::file::Inputs;
+    use crate::nnue::simd::Backend;
+    let records = material_split(12, 21).train;
+    assert!(records.len() > 2 * GROUP && !records.len().is_multiple_of(GROUP));
+    let hidden = 2 * BLOCK;
+    for (inputs, buckets) in [(Inputs::Plain, 1), (Inputs::KingMirrored, 8)] {
+        let mut net = Network::new(hidden, buckets, 7).with_inputs(inputs);
+        let mut rng = SplitMix64::new(9);
+        let start = net.bias_start();
+        for p in &mut net.params[start..] {
+            *p = (rng.unit() as f32 - 0.5) * 0.6;
+        }
+        let (wdl, scale) = (0.3, 1.0 / records.len() as f32);
+        let mut expected = vec![0.0; net.params.len()];
+        let expected_loss = net.add_gradient(
+            &records,
+            wdl,
+            scale,
+            &mut expected,
+            &mut Scratch::new(hidden),
+        );
+        let largest = expected.iter().fold(0.0f32, |m, g| m.max(g.abs()));
+        let mut weights = vec![Block::default(); start / BLOCK];
+        blocked::to_blocked(net.feature_weights(), &mut weights, hidden);
+        let pass = Pass {
+            net: &net,
+            weights: &weights,
+            wdl,
+            scale,
+        };
+        for backend in [Backend::Scalar, Backend::Avx2] {
+            if !backend.is_supported() {
+                eprintln!("{backend:?} not supported here: not checked");
+                continue;
+            }
+            let mut grad = Gradient::new(&net);
+            let mut scratch = GroupScratch::new(hidden);
+            let loss = pass.add_gradient(backend, &records, &mut grad, &mut scratch);
+            assert!(
+                (loss - expected_loss).abs() < 1e-6 * expected_loss,
+                "{backend:?}"
+            );
+            let mut flat = vec![0.0; net.params.len()];
+            grad.write_flat(&mut flat, hidden);
+            for (i, (g, e)) in flat.iter().zip(&expected).enumerate() {
+                assert!(
+                    (g - e).abs() <= 1e-4 * e.abs() + 1e-6 * largest,
+                    "{backend:?} {inputs:?}: parameter {i}: {g} vs {e}"
+                );
+            }
+            assert!(flat[..start].iter().any(|g| *g != 0.0));
+        }
+    }
+}
+
 #[test]
 fn gradients_agree_with_finite_differences() {
     let (bytes, _) = random_games(3, 11);
