@@ -255,21 +255,25 @@ fn quick_config(hidden: usize, epochs: usize) -> TrainConfig {
 /// Targets are `sigmoid(material / 400)` (wdl 0), a function of the features alone. The
 /// best constant prediction has a loss equal to the targets' variance, and an untrained
 /// or broken network does no better; the held-out games (never trained on) must come
-/// below a tenth of it, which needs the net to have learnt the piece values.
+/// below a tenth of it, which needs the net to have learnt the piece values. 32 units take
+/// the per-position passes, 64 the blocked ones (`blocked.rs`), both on two threads.
 #[test]
 fn learns_material_on_held_out_games() {
-    let mut split = material_split(300, 1);
-    assert!(split.train.len() > 10_000 && split.held_out.len() > 500);
-    let variance = super::constant_loss(&split.held_out, 0.0).unwrap();
-    let mut last = None;
-    train(&quick_config(32, 8), &mut split, |report, _| {
-        last = report.held_out_loss;
-    });
-    let held_out = last.unwrap();
-    assert!(
-        held_out < 0.1 * variance,
-        "held-out loss {held_out}, target variance {variance}"
-    );
+    for hidden in [32, 64] {
+        assert_eq!(super::blocked::supports(hidden), hidden == 64);
+        let mut split = material_split(300, 1);
+        assert!(split.train.len() > 10_000 && split.held_out.len() > 500);
+        let variance = super::constant_loss(&split.held_out, 0.0).unwrap();
+        let mut last = None;
+        train(&quick_config(hidden, 8), &mut split, |report, _| {
+            last = report.held_out_loss;
+        });
+        let held_out = last.unwrap();
+        assert!(
+            held_out < 0.1 * variance,
+            "{hidden} units: held-out loss {held_out}, target variance {variance}"
+        );
+    }
 }
 
 #[test]
@@ -411,10 +415,12 @@ fn export_then_load_is_exact() {
 
 #[test]
 fn training_is_reproducible() {
-    let config = quick_config(16, 2);
-    let net_a = train(&config, &mut material_split(20, 6), |_, _| {});
-    let net_b = train(&config, &mut material_split(20, 6), |_, _| {});
-    assert_eq!(net_a, net_b);
+    for hidden in [16, 64] {
+        let config = quick_config(hidden, 2);
+        let net_a = train(&config, &mut material_split(20, 6), |_, _| {});
+        let net_b = train(&config, &mut material_split(20, 6), |_, _| {});
+        assert_eq!(net_a, net_b, "{hidden} units");
+    }
 }
 
 /// The command line end to end: flags, a data directory, the written network.
