@@ -75,6 +75,21 @@ fn go_mate_stops_once_the_mate_is_found() {
     assert!(outcome.depth < 20, "searched on to depth {}", outcome.depth);
 }
 
+/// Without a mate in 2, `go mate 2` stops after 2 * 2 - 1 plies and 16 spare ones rather
+/// than search on to the deepest ply.
+#[test]
+fn go_mate_ends_where_there_is_no_such_mate() {
+    let (_, outcome) = search_fen(
+        "8/8/2k5/r7/8/5K2/6R1/8 w - - 0 1",
+        Limits {
+            mate: Some(2),
+            ..Limits::default()
+        },
+    );
+    assert!(!is_mate(outcome.score), "score {}", outcome.score);
+    assert_eq!(outcome.depth, 19);
+}
+
 #[test]
 fn node_limit_is_honoured() {
     let (_, outcome) = search_fen(

@@ -818,6 +818,27 @@ fn waiting_commands_run_at_end_of_input() {
     engine.expect_exit_status_0();
 }
 
+/// `go mate N` where there is no mate in N ends by itself (2N - 1 plies and a spare), with
+/// an `info string` saying so, so that a script piping it in gets its answer and exits.
+#[test]
+fn go_mate_without_such_a_mate_ends_at_end_of_input() {
+    let mut engine = start();
+    engine.send("position fen 8/8/2k5/r7/8/5K2/6R1/8 w - - 0 1\ngo mate 2");
+    engine.close_stdin();
+    let rest = engine.read_to_end(TIMEOUT);
+    let bestmoves = rest.iter().filter(|l| l.starts_with("bestmove")).count();
+    if bestmoves != 1 {
+        engine.fail(&format!("expected one bestmove, got {bestmoves}"));
+    }
+    if !rest
+        .iter()
+        .any(|l| l == "info string no mate in 2 found: searched to depth 19")
+    {
+        engine.fail("no `info string no mate in 2 found: searched to depth 19`");
+    }
+    engine.expect_exit_status_0();
+}
+
 #[test]
 fn position_during_a_search_does_not_change_the_searched_position() {
     let mut engine = start();

@@ -20,7 +20,7 @@ use super::thread_data::{Reporter, Searcher};
 use super::threads;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{SearchJob, SearchOutcome};
+use super::{Limits, SearchJob, SearchOutcome};
 use crate::output::Output;
 use crate::position::legal_moves;
 use crate::rules::game_end;
@@ -54,11 +54,7 @@ fn run(
     });
     // Odd helper threads search one ply deeper than their iteration number.
     let depth_offset = (id % 2) as i32;
-    let max_depth = job.limits.depth.map_or(MAX_PLY as i32 - 8, |d| {
-        i32::try_from(d)
-            .unwrap_or(i32::MAX)
-            .clamp(1, MAX_PLY as i32 - 8)
-    });
+    let max_depth = depth_limit(&job.limits);
     let wanted_lines = match job.settings.strength {
         Some(strength) => strength.lines(job.settings.multipv),
         None => job.settings.multipv,
@@ -89,6 +85,16 @@ fn run(
         }
     }
 
+    if let (Some(mate), Some(out)) = (job.limits.mate, searcher.reporter.as_ref().map(|r| r.out)) {
+        let found = lines.first().is_some_and(|l| {
+            l.score > 0 && is_mate(l.score) && i64::from(mate_moves(l.score)) <= i64::from(mate)
+        });
+        if !found && !searcher.control.stopped() {
+            out.info_string(&format!(
+                "no mate in {mate} found: searched to depth {completed_depth}"
+            ));
+        }
+    }
     let mut outcome = choose_move(
         job,
         tt,
@@ -99,6 +105,22 @@ fn run(
     );
     outcome.score = searcher.root_score(outcome.score);
     (outcome, searcher.histories)
+}
+
+/// Plies past a mate in N's own 2N - 1 that `go mate N` searches before it gives up:
+/// reductions and pruning can hide a mate from the nominal depth that proves it.
+const MATE_SPARE_PLIES: u32 = 16;
+
+/// The last iteration's depth: `go depth`'s, and for `go mate N` (which would otherwise
+/// never end where there is no such mate) 2N - 1 plies and [`MATE_SPARE_PLIES`], the
+/// smaller of the two; at most `MAX_PLY - 8`.
+fn depth_limit(limits: &Limits) -> i32 {
+    let deepest = MAX_PLY as u32 - 8;
+    let mate_depth = limits
+        .mate
+        .map(|moves| moves.saturating_mul(2).saturating_add(MATE_SPARE_PLIES - 1));
+    let depth = [limits.depth, mate_depth].into_iter().flatten().min();
+    depth.map_or(deepest, |d| d.clamp(1, deepest)) as i32
 }
 
 /// Searches the `line_count` best lines at `depth`, each root move excluded once a line
