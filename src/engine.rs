@@ -12,7 +12,8 @@
 //! answered at once; `stop` ends the running search and every search waiting behind it
 //! (each still answers with one `bestmove`, at once, and the other waiting commands run
 //! in order), so that no `go infinite` in the queue is left without a `stop` to end it;
-//! `quit` drops the queue. So `go depth 8` followed at once by `position ...` and
+//! `quit` ends them as `stop` does (so every `go` read before it has its `bestmove`) and
+//! then the program. So `go depth 8` followed at once by `position ...` and
 //! `go depth 8` gives two answers, for the two positions.
 
 use std::collections::VecDeque;
@@ -166,8 +167,7 @@ impl Engine {
                 }
             }
             Command::Quit => {
-                self.waiting.clear();
-                self.stop();
+                self.run_out_waiting(false);
                 return Flow::Quit;
             }
             Command::Display => self

@@ -775,17 +775,24 @@ fn stop_answers_every_waiting_search() {
     assert_legal_bestmove(&mut engine, AFTER_E4, &answers[3]);
 }
 
-/// `quit` does not wait: it ends the running search and drops the waiting commands.
+/// `quit` does not wait: it ends the running search and every waiting one at once, as
+/// `stop` does, so that every `go` read before it has its one `bestmove`, and exits.
 #[test]
-fn quit_drops_the_waiting_commands() {
+fn quit_answers_every_waiting_go_at_once() {
     let mut engine = start_infinite_search();
-    engine.send("go infinite\ngo depth 1\nquit");
+    engine.send(&format!("go infinite\n{AFTER_E4}\ngo depth 30\nquit"));
     let rest = engine.read_to_end(TIMEOUT);
-    let bestmoves = rest.iter().filter(|l| l.starts_with("bestmove")).count();
-    if bestmoves != 1 {
+    let answers: Vec<&String> = rest.iter().filter(|l| l.starts_with("bestmove")).collect();
+    let [_, _, last] = answers[..] else {
         engine.fail(&format!(
-            "expected one bestmove (the running search's), got {bestmoves}"
-        ));
+            "expected three bestmoves (the running search's and the two waiting), got {}",
+            answers.len()
+        ))
+    };
+    // The last is Black's, after e4, from a search stopped as it began.
+    let best = parse_bestmove(last).map(|(best, _)| best);
+    if !best.is_some_and(|mv| matches!(mv.as_bytes().get(1), Some(b'7' | b'8'))) {
+        engine.fail(&format!("`{last}` is not a reply to e4"));
     }
     engine.expect_exit_status_0();
 }
