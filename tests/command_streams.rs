@@ -190,3 +190,49 @@ fn run_stream(seed: u64, mut script: Vec<&str>, searched: &[&str]) -> (EnginePro
     }
     (engine, lines)
 }
+
+/// Streams that end with `quit` or with the end of input instead of `stop`, `go mate 2`
+/// (in a rook ending without such a mate) among their searches: every `go` read before the end
+/// still has its one `bestmove`, and the engine exits with status 0 without hanging.
+#[test]
+fn streams_ending_in_quit_or_end_of_input_answer_every_go() {
+    for seed in 200..200 + STREAMS / 2 {
+        let mut rng = SplitMix64::new(seed);
+        let mut script = vec![POSITIONS[0]];
+        let mut gos = 0;
+        for _ in 0..STREAM_LENGTH {
+            let line = match rng.below(10) {
+                0..=1 => POSITIONS[rng.below(POSITIONS.len())],
+                2..=3 => {
+                    gos += 1;
+                    GOS[rng.below(GOS.len())]
+                }
+                4 => {
+                    // A position quick to search to the 19 plies of a mate in 2 not found.
+                    script.push("position fen 8/8/2k5/r7/8/5K2/6R1/8 w - - 0 1");
+                    gos += 1;
+                    "go mate 2"
+                }
+                _ => OTHERS[rng.below(OTHERS.len())],
+            };
+            script.push(line);
+        }
+        let by_quit = seed % 2 == 0;
+        if by_quit {
+            script.push("quit");
+        }
+        let mut engine = EngineProcess::start();
+        engine.send(&script.join("\n"));
+        if !by_quit {
+            engine.close_stdin();
+        }
+        let lines = engine.read_to_end(TIMEOUT);
+        let answers = lines.iter().filter(|l| parse_bestmove(l).is_some()).count();
+        if answers != gos {
+            engine.fail(&format!(
+                "stream {seed}: {gos} go commands, {answers} bestmoves"
+            ));
+        }
+        engine.expect_exit_status_0();
+    }
+}
