@@ -306,13 +306,32 @@ pub fn load_bytes_with(
     scores: Scores,
     lookahead: usize,
 ) -> Result<Split, ViriError> {
+    let (split, damage) = load_until_damage(bytes, holdout, scores, lookahead);
+    damage.map_or(Ok(split), Err)
+}
+
+/// [`load_bytes_with`] that keeps the games before the first one it cannot read (a file
+/// cut short, or damaged), and returns that game's error beside them: viriformat has no
+/// marker to find the next game by, so the rest of the bytes are left unread.
+pub fn load_until_damage(
+    bytes: &[u8],
+    holdout: f64,
+    scores: Scores,
+    lookahead: usize,
+) -> (Split, Option<ViriError>) {
     let mut split = Split::default();
     let built_in = crate::nnue::embedded();
     let mut reader = GameReader::new(bytes);
+    let mut damage = None;
     loop {
         let start = reader.offset();
-        let Some(game) = reader.next_game()? else {
-            break;
+        let game = match reader.next_game() {
+            Ok(Some(game)) => game,
+            Ok(None) => break,
+            Err(error) => {
+                damage = Some(error);
+                break;
+            }
         };
         let held_out = is_held_out(&bytes[start..reader.offset()], holdout);
         let result_white = game.result as u8;
@@ -357,7 +376,7 @@ pub fn load_bytes_with(
     }
     split.stats.kept = split.train.len() + split.held_out.len();
     split.stats.held_out = split.held_out.len();
-    Ok(split)
+    (split, damage)
 }
 
 /// A centipawn evaluation in 16 bits.

@@ -65,7 +65,6 @@ use crate::cli::CliError;
 use crate::file_error::{AtPath, FileError};
 use crate::nnue::file::{Inputs, NetFileError, NetworkParams, BUCKET_COUNTS, HIDDEN_RANGE, SCALE};
 use crate::rng::SplitMix64;
-use crate::viri::ViriError;
 
 pub use data::{load_bytes, LoadStats, Record, Scores, Split};
 pub use export::{dequantise, export_bytes, quantise};
@@ -102,13 +101,6 @@ pub enum TrainError {
     /// A file or directory could not be read or written.
     #[error(transparent)]
     File(#[from] FileError),
-    /// A data file is not valid viriformat.
-    #[error("{path}: {error}")]
-    Data {
-        path: String,
-        #[source]
-        error: ViriError,
-    },
     /// A float checkpoint (`--init`) that cannot be used.
     #[error("{path}: {error}")]
     Checkpoint {
@@ -698,21 +690,19 @@ pub fn reference_loss<S: Copy + Into<f64>>(
     })
 }
 
-/// Reads and filters every file, `threads` files at a time, keeping file order.
+/// Reads and filters every file, `threads` files at a time, keeping file order. A file
+/// that cannot be read fails the load; a game that cannot be decoded is reported on
+/// stderr with its file, number and byte, and the rest of that file skipped (the games
+/// before it are kept), so that one damaged file does not cost the others.
 pub fn load_files(
     files: &[(PathBuf, Scores)],
     holdout: f64,
     lookahead: usize,
     threads: usize,
 ) -> Result<Split, TrainError> {
-    let load = |(path, scores): &(PathBuf, Scores)| -> Result<Split, TrainError> {
+    let load = |(path, scores): &(PathBuf, Scores)| -> Result<_, TrainError> {
         let bytes = read_regular_file(path)?;
-        data::load_bytes_with(&bytes, holdout, *scores, lookahead).map_err(|error| {
-            TrainError::Data {
-                path: path.display().to_string(),
-                error,
-            }
-        })
+        Ok(data::load_until_damage(&bytes, holdout, *scores, lookahead))
     };
     // Each thread loads a contiguous share of the files; the parts come back in file
     // order, so the data set does not depend on the thread count.
@@ -720,8 +710,17 @@ pub fn load_files(
         share.iter().map(load).collect::<Vec<_>>()
     });
     let mut split = Split::default();
-    for part in parts.into_iter().flatten() {
-        split.append(part?);
+    for (part, (path, _)) in parts.into_iter().flatten().zip(files) {
+        let (part, damage) = part?;
+        if let Some(error) = damage {
+            eprintln!(
+                "cutoff train: {}: {error}; skipped with the rest of the file ({} games \
+                 before it kept)",
+                path.display(),
+                part.stats.games
+            );
+        }
+        split.append(part);
     }
     Ok(split)
 }

@@ -505,6 +505,25 @@ fn command_writes_a_loadable_network() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A file cut inside a game keeps the games before the cut, and the files after it are
+/// read in full: one damaged chunk does not stop a training run.
+#[test]
+fn a_file_cut_inside_a_game_keeps_the_games_before_it() {
+    let (bytes, _) = random_games(12, 21);
+    let whole = load_bytes(&bytes, 0.0, Scores::Raw).unwrap();
+    let dir = std::env::temp_dir().join(format!("cutoff-cut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (cut, intact) = (dir.join("cut.viri"), dir.join("intact.viri"));
+    // Three bytes short: the last game's closing null move is incomplete.
+    std::fs::write(&cut, &bytes[..bytes.len() - 3]).unwrap();
+    std::fs::write(&intact, &bytes).unwrap();
+    let files = [(cut, Scores::Raw), (intact, Scores::Raw)];
+    let split = super::load_files(&files, 0.0, 0, 2).unwrap();
+    assert_eq!(split.stats.games, 2 * whole.stats.games - 1);
+    assert!(split.train.len() > whole.train.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn devices_are_refused_as_data_and_as_a_start() {
     let zero = std::path::Path::new("/dev/zero");
