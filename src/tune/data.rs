@@ -19,6 +19,9 @@ use crate::par::map_shares;
 // Weight indices are stored as `u16`.
 const _: () = assert!(NUM_PARAMS <= u16::MAX as usize + 1);
 
+/// Bad lines of a data file reported one by one; the rest are counted.
+pub const BAD_LINES_SHOWN: usize = 20;
+
 /// Longest excerpt of a bad line quoted in an error.
 const QUOTE_CHARS: usize = 160;
 
@@ -278,8 +281,10 @@ impl Dataset {
     }
 
     /// Parses the text of a data file on `threads` threads (the order of positions is the
-    /// order of the lines). The first bad line, by line number, is the error.
-    pub fn parse(text: &str, threads: usize) -> Result<Dataset, BadLine> {
+    /// order of the lines). A bad line is left out and returned, in line order, beside the
+    /// positions of the good ones; only data too large for the arena fails as a whole (the
+    /// first line that did not fit is the error).
+    pub fn parse(text: &str, threads: usize) -> Result<(Dataset, Vec<BadLine>), BadLine> {
         let lines: Vec<(usize, &str)> = text
             .lines()
             .enumerate()
@@ -288,26 +293,36 @@ impl Dataset {
             .collect();
         let parts = map_shares(&lines, threads, |share| {
             let mut part = Dataset::new();
+            let mut bad = Vec::new();
             for &(line, text) in share {
+                let mark = part.terms.len();
                 let stored = parse_line(text)
                     .and_then(|s| part.push(&coefficients(&s.board), s.score as f32, s.result));
                 if let Err(error) = stored {
-                    return Err(BadLine {
+                    part.terms.truncate(mark);
+                    let too_large = error == LineError::DataTooLarge;
+                    let bad_line = BadLine {
                         line,
                         text: quote(text),
                         error,
-                    });
+                    };
+                    if too_large {
+                        return Err(bad_line);
+                    }
+                    bad.push(bad_line);
                 }
             }
             part.terms.shrink_to_fit();
-            Ok((share.first().copied(), part))
+            Ok((share.first().copied(), part, bad))
         });
         let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
         let mut data = Dataset {
-            terms: Vec::with_capacity(parts.iter().map(|(_, p)| p.terms.len()).sum()),
-            records: Vec::with_capacity(parts.iter().map(|(_, p)| p.len()).sum()),
+            terms: Vec::with_capacity(parts.iter().map(|(_, p, _)| p.terms.len()).sum()),
+            records: Vec::with_capacity(parts.iter().map(|(_, p, _)| p.len()).sum()),
         };
-        for (first, part) in parts {
+        let mut bad_lines = Vec::new();
+        for (first, part, bad) in parts {
+            bad_lines.extend(bad);
             if let Err(error) = data.append(part) {
                 let (line, text) = first.unwrap_or_default();
                 return Err(BadLine {
@@ -317,15 +332,29 @@ impl Dataset {
                 });
             }
         }
-        Ok(data)
+        Ok((data, bad_lines))
     }
 
     /// Reads and parses the data file at `path` on `threads` threads.
+    /// Bad lines (bytes that are not UTF-8 make one too) are reported on stderr, the first
+    /// [`BAD_LINES_SHOWN`] of them with their number and text, and skipped.
     pub fn load(path: &Path, threads: usize) -> Result<Dataset, TuneError> {
-        let text = std::fs::read_to_string(path).at_path(path)?;
-        Dataset::parse(&text, threads).map_err(|bad| TuneError::Data {
+        let bytes = std::fs::read(path).at_path(path)?;
+        let text = String::from_utf8_lossy(&bytes);
+        let (data, bad) = Dataset::parse(&text, threads).map_err(|bad| TuneError::Data {
             path: path.to_path_buf(),
             bad,
-        })
+        })?;
+        for line in bad.iter().take(BAD_LINES_SHOWN) {
+            eprintln!("cutoff tune: {}: {line}; skipped", path.display());
+        }
+        if bad.len() > BAD_LINES_SHOWN {
+            eprintln!(
+                "cutoff tune: {}: {} bad lines skipped in all",
+                path.display(),
+                bad.len()
+            );
+        }
+        Ok(data)
     }
 }

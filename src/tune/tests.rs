@@ -15,7 +15,6 @@ use crate::eval::{coefficients, Coefficients, ENTRIES, NUM_PARAMS, S, WEIGHTS};
 use super::data::{Dataset, LineError};
 use super::model::{self, sigmoid, to_float};
 use super::optim::{fit_k, train, Problem, TrainConfig};
-use super::TuneError;
 use crate::playouts::random_playouts;
 use crate::rng::SplitMix64;
 
@@ -416,11 +415,12 @@ fn l2_pull_holds_weights_towards_their_start() {
 }
 
 #[test]
-fn data_lines_parse_and_errors_name_the_line() {
+fn data_lines_parse_and_bad_lines_are_named_and_skipped() {
     let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
     let good = format!("{fen} | 35 | 0.5");
     let text = format!("# comment\n\n{good}\n{good}\n");
-    let data = Dataset::parse(&text, 2).unwrap();
+    let (data, bad) = Dataset::parse(&text, 2).unwrap();
+    assert!(bad.is_empty(), "{bad:?}");
     assert_eq!(data.len(), 2);
     let pos = data.position(1);
     assert_eq!((pos.score, pos.result, pos.phase), (35.0, 0.5, 24));
@@ -441,31 +441,30 @@ fn data_lines_parse_and_errors_name_the_line() {
     );
     assert_eq!(parse(&format!("{fen} | -12 | 1")), Ok(()));
 
-    // Several bad lines, several threads: the first by line number is the one reported.
+    // Several bad lines, several threads: each is reported, in line order, and skipped.
     let mut lines = vec![good.clone(); 40];
     lines[5] = format!("{fen} | 12 | win");
     lines[30] = "garbage".to_string();
-    let bad = Dataset::parse(&lines.join("\n"), 3).unwrap_err();
-    assert_eq!(bad.line, 6);
-    assert_eq!(bad.error, LineError::Result("win".into()));
+    let (data, bad) = Dataset::parse(&lines.join("\n"), 3).unwrap();
+    assert_eq!(data.len(), 38);
+    let numbers: Vec<usize> = bad.iter().map(|b| b.line).collect();
+    assert_eq!(numbers, [6, 31]);
+    assert_eq!(bad[0].error, LineError::Result("win".into()));
+    assert!(
+        bad[0].to_string().contains("line 6") && bad[0].to_string().contains("'win'"),
+        "{}",
+        bad[0]
+    );
 
+    // A file with a malformed line and bytes that are not UTF-8: both lines are skipped,
+    // the two good ones kept.
     let path = temp_path("malformed.txt");
-    std::fs::write(&path, format!("{good}\n# note\n{good}\n{fen} | x | 1.0\n")).unwrap();
-    let err = super::main(&words(&format!(
-        "--data {} --out /nonexistent",
-        path.display()
-    )));
+    let mut bytes = format!("{good}\n# note\n{good}\n{fen} | x | 1.0\n").into_bytes();
+    bytes.extend_from_slice(b"\xff\xfe | 1 | 0.5\n");
+    std::fs::write(&path, bytes).unwrap();
+    let loaded = Dataset::load(&path, 2);
     std::fs::remove_file(&path).unwrap();
-    let err = err.unwrap_err();
-    assert!(
-        matches!(&err, TuneError::Data { bad, .. } if bad.line == 4),
-        "{err}"
-    );
-    let message = err.to_string();
-    assert!(
-        message.contains("line 4") && message.contains("'x'"),
-        "{message}"
-    );
+    assert_eq!(loaded.unwrap().len(), 2);
 }
 
 #[test]
