@@ -62,15 +62,18 @@ fn finds_mates_in_one_two_and_three() {
     }
 }
 
+/// `go mate N` in `fen`.
+fn mate_search(fen: &str, moves: u32) -> SearchOutcome {
+    let limits = Limits {
+        mate: Some(moves),
+        ..Limits::default()
+    };
+    search_fen(fen, limits).1
+}
+
 #[test]
 fn go_mate_stops_once_the_mate_is_found() {
-    let (_, outcome) = search_fen(
-        MATES[1].0,
-        Limits {
-            mate: Some(2),
-            ..Limits::default()
-        },
-    );
+    let outcome = mate_search(MATES[1].0, 2);
     assert_eq!(mate_moves(outcome.score), 2);
     assert!(outcome.depth < 20, "searched on to depth {}", outcome.depth);
 }
@@ -79,13 +82,7 @@ fn go_mate_stops_once_the_mate_is_found() {
 /// than search on to the deepest ply.
 #[test]
 fn go_mate_ends_where_there_is_no_such_mate() {
-    let (_, outcome) = search_fen(
-        "8/8/2k5/r7/8/5K2/6R1/8 w - - 0 1",
-        Limits {
-            mate: Some(2),
-            ..Limits::default()
-        },
-    );
+    let outcome = mate_search("8/8/2k5/r7/8/5K2/6R1/8 w - - 0 1", 2);
     assert!(!is_mate(outcome.score), "score {}", outcome.score);
     assert_eq!(outcome.depth, 19);
 }

@@ -86,9 +86,7 @@ fn run(
     }
 
     if let (Some(mate), Some(out)) = (job.limits.mate, searcher.reporter.as_ref().map(|r| r.out)) {
-        let found = lines.first().is_some_and(|l| {
-            l.score > 0 && is_mate(l.score) && i64::from(mate_moves(l.score)) <= i64::from(mate)
-        });
+        let found = lines.first().is_some_and(|l| mates_within(l.score, mate));
         if !found && !searcher.control.stopped() {
             out.info_string(&format!(
                 "no mate in {mate} found: searched to depth {completed_depth}"
@@ -105,6 +103,11 @@ fn run(
     );
     outcome.score = searcher.root_score(outcome.score);
     (outcome, searcher.histories)
+}
+
+/// Whether `score` is a mate the side to move gives in `moves` moves or fewer (`go mate`).
+fn mates_within(score: i32, moves: u32) -> bool {
+    score > 0 && is_mate(score) && i64::from(mate_moves(score)) <= i64::from(moves)
 }
 
 /// Plies past a mate in N's own 2N - 1 that `go mate N` searches before it gives up:
@@ -231,7 +234,7 @@ impl Progress {
         self.previous_best = Some(mv);
         self.previous_score = score;
         if let Some(mate) = job.limits.mate {
-            if is_mate(score) && score > 0 && i64::from(mate_moves(score)) <= i64::from(mate) {
+            if mates_within(score, mate) {
                 return true;
             }
         }

@@ -412,8 +412,12 @@ impl Avx2 {
         grad: &mut Gradient,
         scratch: &mut GroupScratch,
     ) -> f64 {
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: an `Avx2` exists only where the CPU has AVX2 (`Avx2::detect`).
-        unsafe { avx2::group_gradient(self, pass, group, grad, scratch) }
+        return unsafe { avx2::group_gradient(self, pass, group, grad, scratch) };
+        // Never reached off x86-64 (`Avx2::detect` gives none there).
+        #[cfg(not(target_arch = "x86_64"))]
+        pass.group_gradient(self, group, grad, scratch)
     }
 }
 
@@ -523,22 +527,6 @@ mod avx2 {
                 }
             }
         }
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-mod avx2 {
-    use super::{Avx2, Gradient, GroupScratch, Pass, Record};
-
-    /// Never reached off x86-64 (`Avx2::detect` gives none there).
-    pub unsafe fn group_gradient(
-        kernels: Avx2,
-        pass: &Pass,
-        group: &[Record],
-        grad: &mut Gradient,
-        scratch: &mut GroupScratch,
-    ) -> f64 {
-        pass.group_gradient(kernels, group, grad, scratch)
     }
 }
 
