@@ -145,6 +145,10 @@ def fastchess_command(state, plus, minus, pgn, seed):
                 "-rounds", str(state["pairs"]), "-games", "2", "-repeat",
                 "-concurrency", str(state["concurrency"]),
                 "-pgnout", f"file={pgn}"]
+    if state["concurrency"] > (os.cpu_count() or 1):
+        # Fixed-node games do not depend on the cores they get, and each game has one
+        # engine thinking at a time: more games than cores fill the cores' idle gaps.
+        command.append("-force-concurrency")
     return command
 
 
