@@ -6,6 +6,8 @@
                   [--only name,name,...] [--r-end R] [--concurrency 2] [--seed 1]
     tools/spsa.py --state run.json            (resume the run the file describes)
     tools/spsa.py --state run.json --show     (print its current values and stop)
+    tools/spsa.py --state run.json --apply src/search/params.rs
+                                              (write them as the defaults there)
 
 BIN is a build with `--features tune`: `BIN params` lists the parameters (name, int,
 default, min, max, c_end, r_end), and each is a UCI spin option. Every iteration k
@@ -31,6 +33,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -215,6 +218,32 @@ def print_values(state):
         print(f"{param['name']}, {round(param['value'])}")
 
 
+def apply_values(state, path):
+    """Rewrites the defaults of `path` (params.rs, lines `name = default, min, max, c_end;`)
+    to the state's values, rounded; prints each change."""
+    try:
+        with open(path, encoding="utf-8") as source:
+            lines = source.read().split("\n")
+    except OSError as error:
+        fail(f"cannot read {path}: {error}")
+    values = {p["name"]: round(p["value"]) for p in state["params"]}
+    found = set()
+    for number, line in enumerate(lines):
+        match = re.match(r"^(\s*)([a-z_0-9]+) = (-?\d+), (.*)$", line)
+        if not match or match.group(2) not in values:
+            continue
+        indent, name, old, rest = match.groups()
+        found.add(name)
+        if int(old) != values[name]:
+            print(f"{name}: {old} -> {values[name]}")
+            lines[number] = f"{indent}{name} = {values[name]}, {rest}"
+    missing = sorted(set(values) - found)
+    if missing:
+        fail(f"{path} has no line for {', '.join(missing)}; nothing written")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("\n".join(lines))
+
+
 def print_progress(state):
     entry = state["log"][-1]
     moved = [f"{p['name']} {p['start']}->{p['value']:.2f}" for p in state["params"]
@@ -245,6 +274,9 @@ def main():
     parser.add_argument("--seed", type=int, default=1, help="seed of the signs and openings")
     parser.add_argument("--stop-after", type=int, help="play at most this many iterations now")
     parser.add_argument("--show", action="store_true", help="print the state's values and stop")
+    parser.add_argument("--apply", metavar="PARAMS_RS",
+                        help="write the state's values, rounded, as the defaults of this "
+                             "file (src/search/params.rs) and stop")
     parser.add_argument("--fastchess", help="the fastchess binary (default: FASTCHESS or PATH)")
     args = parser.parse_args()
     if args.fastchess:
@@ -256,10 +288,10 @@ def main():
                 state = json.load(saved)
         except (OSError, ValueError) as error:
             fail(f"cannot read {args.state}: {error}")
-        if not args.show:
+        if not args.show and not args.apply:
             print(f"resuming {args.state} at iteration {state['next'] + 1}/{state['iterations']}")
     else:
-        if args.show:
+        if args.show or args.apply:
             fail(f"no state file {args.state}")
         if args.iterations < 1 or args.pairs < 1 or args.concurrency < 1:
             fail("--iterations, --pairs and --concurrency must be at least 1")
@@ -269,6 +301,9 @@ def main():
               f"{state['iterations']} iterations of {state['pairs']} game pair(s)")
     if args.show:
         print_values(state)
+        return
+    if args.apply:
+        apply_values(state, args.apply)
         return
 
     played = 0
