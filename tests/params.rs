@@ -38,8 +38,12 @@ fn every_parameter_is_a_spin_option() {
 fn setoption_sets_parameters_and_rebuilds_the_reduction_table() {
     let mut options = Options::default();
     let before = bench_nodes();
+    let default_of = |name: &str| {
+        let param = PARAMS.iter().find(|p| p.name == name).expect("a parameter");
+        param.default.to_string()
+    };
 
-    assert_eq!(params::rfp_margin(), 80);
+    assert_eq!(params::rfp_margin().to_string(), default_of("rfp_margin"));
     assert_eq!(options.set("RFP_Margin", Some("95")), Ok(Change::Stored));
     assert_eq!(params::rfp_margin(), 95);
     assert!(params::spsa_input().contains("rfp_margin, int, 95, 30, 150, 6, 0.002\n"));
@@ -52,7 +56,10 @@ fn setoption_sets_parameters_and_rebuilds_the_reduction_table() {
         Err(OptionError::MissingValue(_))
     ));
     assert_eq!(params::rfp_margin(), 95);
-    assert_eq!(options.set("rfp_margin", Some("80")), Ok(Change::Stored));
+    assert_eq!(
+        options.set("rfp_margin", Some(&default_of("rfp_margin"))),
+        Ok(Change::Stored)
+    );
     assert_eq!(bench_nodes(), before);
 
     // The reduction table follows its parameters, both ways.
@@ -63,7 +70,7 @@ fn setoption_sets_parameters_and_rebuilds_the_reduction_table() {
     let changed = bench_nodes();
     assert_ne!(changed, before);
     assert_eq!(
-        options.set("lmr_quiet_base", Some("75")),
+        options.set("lmr_quiet_base", Some(&default_of("lmr_quiet_base"))),
         Ok(Change::Stored)
     );
     assert_eq!(bench_nodes(), before);

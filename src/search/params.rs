@@ -83,65 +83,65 @@ macro_rules! params {
 params! {
     // Step 7. Reverse futility pruning.
     /// Step 7: reverse futility pruning applies from this depth down...
-    rfp_max_depth = 8, 4, 14, 0.5;
+    rfp_max_depth = 7, 4, 14, 0.5;
     /// ...when the eval beats beta by this much per ply (a ply less when improving).
     rfp_margin = 80, 30, 150, 6.0;
 
     // Step 8. Null move pruning.
     /// Step 8: null move pruning from this depth up...
-    nmp_min_depth = 3, 2, 6, 0.5;
+    nmp_min_depth = 2, 2, 6, 0.5;
     /// ...reducing by this many plies...
-    nmp_base = 3, 1, 6, 0.5;
+    nmp_base = 4, 1, 6, 0.5;
     /// ...plus a ply per this many plies of depth...
     nmp_depth_divisor = 4, 2, 8, 0.5;
     /// ...plus a ply per this much the eval beats beta by...
-    nmp_eval_divisor = 200, 80, 400, 16.0;
+    nmp_eval_divisor = 179, 80, 400, 16.0;
     /// ...at most this many plies for the eval.
     nmp_eval_max = 3, 0, 6, 0.5;
 
     // Step 9. Internal iterative reduction.
     /// Step 9: a node without a hash move is searched a ply shallower from this depth up.
-    iir_min_depth = 4, 2, 8, 0.5;
+    iir_min_depth = 5, 2, 8, 0.5;
 
     // Step 11. Late move pruning.
     /// Step 11: the quiet moves tried before the rest are skipped: this many...
-    lmp_base = 3, 0, 8, 0.5;
+    lmp_base = 4, 0, 8, 0.5;
     /// ...plus this per cent of the depth squared...
-    lmp_scale = 100, 50, 200, 8.0;
+    lmp_scale = 113, 50, 200, 8.0;
     /// ...of which this per cent when the eval is not improving.
-    lmp_not_improving = 50, 25, 100, 4.0;
+    lmp_not_improving = 58, 25, 100, 4.0;
 
     // Step 11b. History pruning.
     /// Step 11b: history pruning applies from this depth down...
     hp_max_depth = 4, 1, 8, 0.5;
     /// ...to quiet moves whose history is below minus this per ply.
-    hp_margin = 2048, 512, 4096, 180.0;
+    hp_margin = 1932, 512, 4096, 180.0;
 
     // Step 12. Futility pruning.
     /// Step 12: futility pruning applies from this (LMR) depth down...
     fp_max_depth = 8, 4, 14, 0.5;
     /// ...when the eval is this much...
-    fp_base = 100, 0, 250, 12.0;
+    fp_base = 91, 0, 250, 12.0;
     /// ...plus this per ply below alpha.
-    fp_margin = 90, 40, 180, 7.0;
+    fp_margin = 83, 40, 180, 7.0;
 
     // Step 13. SEE pruning of quiet moves.
     /// Step 13: SEE pruning of quiet moves applies from this (LMR) depth down...
     see_max_depth = 8, 4, 14, 0.5;
     /// ...to quiet moves that lose this much per ply...
-    see_quiet_margin = 60, 20, 150, 6.0;
+    see_quiet_margin = 54, 20, 150, 6.0;
     /// ...or, for checks, this much per ply squared.
     see_check_margin = 25, 5, 60, 3.0;
 
     // Step 14. Singular extension.
     /// Step 14: singular extensions are tried from this depth up...
-    se_min_depth = 7, 4, 12, 0.5;
+    se_min_depth = 6, 4, 12, 0.5;
     /// ...when the hash entry is at most this many plies shallower than the node...
     se_tt_depth_margin = 3, 1, 6, 0.5;
     /// ...against a singular beta this many sixteenths per ply below the hash score...
-    se_beta_scale = 16, 8, 48, 2.0;
+    se_beta_scale = 15, 8, 48, 2.0;
     /// ...extending twice when the alternatives fail this far below the singular beta...
-    se_double_margin = 20, 0, 60, 3.0;
+    se_double_margin = 21, 0, 60, 3.0;
     /// ...at most this many times on one line.
     se_max_double = 6, 0, 12, 0.6;
 
@@ -151,66 +151,66 @@ params! {
     lmr_min_depth = 3, 3, 6, 0.5;
     /// The LMR table of quiet moves, `base + ln(depth) ln(move number) / divisor`: its
     /// base in hundredths of a ply...
-    lmr_quiet_base = 75, 0, 150, 8.0;
+    lmr_quiet_base = 72, 0, 150, 8.0;
     /// ...and its divisor in hundredths.
-    lmr_quiet_divisor = 225, 150, 350, 10.0;
+    lmr_quiet_divisor = 217, 150, 350, 10.0;
     /// The LMR table of captures: its base in hundredths of a ply...
-    lmr_noisy_base = -25, -100, 100, 10.0;
+    lmr_noisy_base = -27, -100, 100, 10.0;
     /// ...and its divisor in hundredths.
-    lmr_noisy_divisor = 250, 150, 400, 12.0;
+    lmr_noisy_divisor = 251, 150, 400, 12.0;
     /// A quiet move is reduced a ply less per this much history (more when it is negative;
     /// steps 12 and 13 judge it at that depth too).
-    lmr_history_divisor = 8192, 4096, 16384, 600.0;
+    lmr_history_divisor = 6958, 4096, 16384, 600.0;
     /// A ply more when the replies to the earlier moves failed high more than this often.
     lmr_cutoff_count = 3, 1, 8, 0.5;
 
     // Quiescence search.
     /// Delta pruning: a capture must be able to come this close to alpha.
-    delta_margin = 200, 50, 400, 18.0;
+    delta_margin = 245, 50, 400, 18.0;
     /// SEE pruning: a capture is searched when its SEE reaches this.
-    qs_see_threshold = 0, -150, 100, 12.0;
+    qs_see_threshold = 19, -150, 100, 12.0;
 
     // History updates (`history.rs`).
     /// A cutoff's history bonus, `min(quad d² + linear d, max)`: its quadratic factor...
     hist_bonus_quad = 32, 8, 64, 3.0;
     /// ...its linear factor...
-    hist_bonus_linear = 64, 0, 256, 12.0;
+    hist_bonus_linear = 60, 0, 256, 12.0;
     /// ...and its cap.
-    hist_bonus_max = 2400, 800, 4000, 160.0;
+    hist_bonus_max = 2305, 800, 4000, 160.0;
     /// The malus of the moves that failed to cut off, in the same form: quadratic factor...
-    hist_malus_quad = 32, 8, 64, 3.0;
+    hist_malus_quad = 34, 8, 64, 3.0;
     /// ...linear factor...
-    hist_malus_linear = 64, 0, 256, 12.0;
+    hist_malus_linear = 71, 0, 256, 12.0;
     /// ...and cap.
-    hist_malus_max = 2400, 800, 4000, 160.0;
+    hist_malus_max = 2538, 800, 4000, 160.0;
 
     // Move ordering (`movepick.rs`).
     /// The SEE threshold of a good capture.
-    good_capture_see = 0, -200, 100, 15.0;
+    good_capture_see = -21, -200, 100, 15.0;
     /// What a quiet move that checks directly adds to its ordering score.
-    check_bonus = 6000, 0, 12000, 600.0;
+    check_bonus = 5794, 0, 12000, 600.0;
     /// What a quiet move that attacks a more valuable piece adds to its ordering score.
-    attack_bonus = 6000, 0, 12000, 600.0;
+    attack_bonus = 6236, 0, 12000, 600.0;
     /// The threat bonus (malus) of a queen leaving (entering) a rook's or minor's reach...
-    threat_queen = 12000, 0, 16000, 800.0;
+    threat_queen = 12531, 0, 16000, 800.0;
     /// ...of a rook leaving a minor's or pawn's reach...
-    threat_rook = 8000, 0, 16000, 800.0;
+    threat_rook = 7271, 0, 16000, 800.0;
     /// ...and of a knight or bishop leaving a pawn's reach.
-    threat_minor = 6000, 0, 16000, 800.0;
+    threat_minor = 5817, 0, 16000, 800.0;
 
     // Correction history (`correction.rs`).
     /// A verdict's weight is `min(depth + 1, this)` out of 256.
     corr_max_weight = 16, 4, 64, 3.0;
     /// The largest correction, in centipawns.
-    corr_max = 32, 8, 96, 4.0;
+    corr_max = 37, 8, 96, 4.0;
 
     // Aspiration windows (`iterative.rs`).
     /// Aspiration windows from this depth up...
     asp_min_depth = 4, 2, 8, 0.5;
     /// ...this wide on each side of the last score...
-    asp_delta = 15, 5, 50, 2.0;
+    asp_delta = 17, 5, 50, 2.0;
     /// ...growing by this per cent after each failure.
-    asp_growth = 50, 20, 150, 6.0;
+    asp_growth = 52, 20, 150, 6.0;
 
     // Time management (`time.rs`), per cent unless said.
     /// The hard limit is at most this many hundredths of the soft limit...
