@@ -442,7 +442,7 @@ mod tests {
     fn bonus_grows_then_saturates() {
         assert!(Histories::bonus(1) > 0);
         assert!(Histories::bonus(2) > Histories::bonus(1));
-        assert_eq!(Histories::bonus(100), 2400);
+        assert_eq!(Histories::bonus(100), params::hist_bonus_max());
         assert_eq!(Histories::bonus(-5), Histories::bonus(1));
     }
 

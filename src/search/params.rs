@@ -371,7 +371,13 @@ mod tests {
         let text = spsa_input();
         assert_eq!(text.lines().count(), PARAMS.len());
         assert!(text.contains("rfp_margin, int, 80, 30, 150, 6, 0.002\n"));
-        assert!(text.contains("lmr_noisy_base, int, -25, -100, 100, 10, 0.002\n"));
+        // A negative default is written as one.
+        assert!(lmr_noisy_base() < 0);
+        let noisy_base = format!(
+            "lmr_noisy_base, int, {}, -100, 100, 10, 0.002\n",
+            lmr_noisy_base()
+        );
+        assert!(text.contains(&noisy_base));
         for (line, p) in text.lines().zip(PARAMS) {
             let fields: Vec<&str> = line.split(", ").collect();
             assert_eq!(fields.len(), 7, "{line}");
