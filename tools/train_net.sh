@@ -3,7 +3,7 @@
 #
 #     tools/train_net.sh NET [OUT] [CUTOFF]
 #
-# NET is one of n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256; OUT defaults to NET.nnue (the float
+# NET is one of n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256 n10; OUT defaults to NET.nnue (the float
 # checkpoint goes beside it as OUT.ckpt); CUTOFF defaults to ./target/release/cutoff.
 # The data sets must be under data/viri/ (docs/NNUE.md, "Data sets", says how to make
 # each). DRY=1 prints the command instead of running it. Every recipe is seed 1 on one
@@ -12,7 +12,7 @@
 # remake the file byte for byte.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NET=${1:?"net: n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256"}
+NET=${1:?"net: n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256 n10"}
 OUT=${2:-$NET.nnue}
 CUTOFF=${3:-./target/release/cutoff}
 
@@ -65,6 +65,8 @@ case $NET in
         FLAGS=(--hidden 128 "${FRESH[@]}") ;;
     n9w256) add --scaled-data "${N9_DATA[@]}"
         FLAGS=(--hidden 256 "${FRESH[@]}") ;;
+    n10) add --scaled-data s10-n1250:0:537
+        FLAGS=(--hidden 256 --buckets 8 --mirror --wdl 0.0 --lr 0.001 --batch 4096 --epochs 32 --threads 1 --seed 1) ;;
     *) echo "train_net.sh: no recorded net '$NET'" >&2; exit 2 ;;
 esac
 
