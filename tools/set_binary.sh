@@ -24,6 +24,7 @@ case $SEED in
     8) COMMIT=43f4aa7 BENCH=5566313 ;;
     9) COMMIT=e4041eb BENCH=5609060 ;;
     10) COMMIT=11ebec9 BENCH=5565484 ;;
+    11) COMMIT=8c4cb4d BENCH=5100660 ;;
     *) echo "set_binary.sh: no data set s$SEED is recorded" >&2; exit 2 ;;
 esac
 WORK=${WORK:-/tmp/cutoff-sets}
