@@ -35,8 +35,11 @@ add() {
 
 # Nets trained further from their parent: 3 epochs at a low learning rate.
 FURTHER=(--mirror --wdl 0.0 --lr 0.0003 --batch 2048 --epochs 3 --threads 1 --seed 1)
-# Nets from random weights: 48 epochs.
-FRESH=(--buckets 8 --mirror --wdl 0.0 --lr 0.001 --batch 4096 --epochs 48 --threads 1 --seed 1)
+# `fresh HIDDEN EPOCHS`: the flags of a net from random weights (48 epochs up to n9w256).
+fresh() {
+    FLAGS=(--hidden "$1" --buckets 8 --mirror --wdl 0.0 --lr 0.001 --batch 4096 --epochs "$2"
+        --threads 1 --seed 1)
+}
 N9_DATA=(s7-n5000:0:39 s8-n5000:0:23 s8-n2500:0:24 s8-n1250:200:328 s7-n1250:40:89)
 n6_mix() {
     add --data s3-n5000:0:24
@@ -60,13 +63,13 @@ case $NET in
         add --scaled-data s6-n5000:0:39
         FLAGS=(--init nets/n6w-h128b8.nnue "${FURTHER[@]}") ;;
     f8-e48) add --scaled-data s5-n5000:0:39 s6-n5000:0:39 s7-n5000:0:35
-        FLAGS=(--hidden 128 "${FRESH[@]}") ;;
+        fresh 128 48 ;;
     n9c) add --scaled-data "${N9_DATA[@]}"
-        FLAGS=(--hidden 128 "${FRESH[@]}") ;;
+        fresh 128 48 ;;
     n9w256) add --scaled-data "${N9_DATA[@]}"
-        FLAGS=(--hidden 256 "${FRESH[@]}") ;;
+        fresh 256 48 ;;
     n10) add --scaled-data s10-n1250:0:537
-        FLAGS=(--hidden 256 --buckets 8 --mirror --wdl 0.0 --lr 0.001 --batch 4096 --epochs 32 --threads 1 --seed 1) ;;
+        fresh 256 32 ;;
     *) echo "train_net.sh: no recorded net '$NET'" >&2; exit 2 ;;
 esac
 
