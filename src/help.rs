@@ -33,7 +33,7 @@ UCI commands:
   stop, ponderhit, quit (end of input also quits)
 Extra commands:
   d               show the board, its FEN and the legal moves
-  eval            show the static evaluation, term by term
+  eval            show the static evaluation (the net's score, or the hand-crafted terms)
   go perft <n>    count the leaf nodes to depth n, by root move (stop ends it)
   bench [depth]   the search's fingerprint: '<N> nodes <M> nps' (stop ends it)
   genfens <n> seed <s> book <None|FILE.epd> [plies <p>] [nodes <k>] [maxscore <cp>]

@@ -10,7 +10,8 @@
 #  2. fastchess plays GAMES games (each opening once, as DATAGEN does) between two copies of
 #     BINARY at NODES nodes a move, writing a PGN whose move comments carry the scores.
 #  3. `cutoff convert` turns the PGN into viriformat.
-#  4. `cutoff train` fits a small net (64 hidden units, 20 epochs) on it; its held-out loss
+#  4. `cutoff train --scaled-data` (Cutoff reports material-scaled scores) fits a small net
+#     (64 hidden units, 20 epochs) on it; its held-out loss
 #     is printed beside a constant prediction's and the built-in net's.
 #  5. The net is loaded with `setoption name EvalFile` and searched with; the step fails if
 #     the engine reports an error.
@@ -56,7 +57,7 @@ step "3. convert"
 "$BIN" convert "$OUT/games.pgn" --out "$OUT/games.viri"
 
 step "4. train"
-"$BIN" train --data "$OUT/games.viri" --out "$OUT/loop.nnue" --hidden 64 --epochs 20 \
+"$BIN" train --scaled-data "$OUT/games.viri" --out "$OUT/loop.nnue" --hidden 64 --epochs 20 \
     --batch 256 --threads 1 --seed 1 2>&1 | grep -E '^(loaded|held-out|epoch  20|wrote)' 
 
 step "5. EvalFile"

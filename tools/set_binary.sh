@@ -45,5 +45,6 @@ if [[ $NODES != "$BENCH" ]]; then
     echo "set_binary.sh: bench gives $NODES nodes, s$SEED's binary gives $BENCH" >&2
     exit 1
 fi
+mkdir -p "$(dirname "$OUT")"
 cp "$BIN" "$OUT.tmp" && mv "$OUT.tmp" "$OUT"
 echo "s$SEED: $OUT (commit $COMMIT, bench $NODES)"
