@@ -5,6 +5,8 @@
 use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
 use protocol::{quote, PositionStart, Promotion, UciMove};
 
+use crate::moves::is_castling;
+
 /// Why a `position` command was rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
@@ -363,11 +365,6 @@ pub fn legal_moves(board: &Board) -> Vec<Move> {
         false
     });
     moves
-}
-
-/// Whether `mv` (legal in `board`) is a castling move, written king-takes-rook.
-pub fn is_castling(board: &Board, mv: Move) -> bool {
-    board.colors(board.side_to_move()).has(mv.to)
 }
 
 /// The UCI text of `mv`, a legal move in `board`: castling is `e1g1` in standard chess

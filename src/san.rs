@@ -11,7 +11,8 @@
 use cozy_chess::{Board, File, Move, Piece, Rank, Square};
 use protocol::UciMove;
 
-use crate::position::{from_uci, is_castling, legal_moves};
+use crate::moves::is_castling;
+use crate::position::{from_uci, legal_moves};
 
 /// The SAN of `mv`, a legal move of `board`, with its `+` or `#` suffix.
 pub fn to_san(board: &Board, mv: Move) -> String {
