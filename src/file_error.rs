@@ -1,6 +1,8 @@
 //! The one file error of the tools: a file (or stdout) that could not be read or written,
 //! named by its path. Each tool's error enum carries it as its `File` variant, so that
 //! every tool says `PATH: WHY` the same way. `.at_path(path)` on an `io::Result` makes one.
+//! [`open_regular_file`] and [`read_regular_file`] refuse what is not a regular file (a
+//! FIFO blocks, a device such as `/dev/zero` never ends) before opening it.
 
 use std::path::Path;
 
@@ -35,6 +37,25 @@ impl<T> AtPath<T> for std::io::Result<T> {
     fn at_path(self, path: impl AsRef<Path>) -> Result<T, FileError> {
         self.map_err(|source| FileError::new(path, source))
     }
+}
+
+/// Opens `path` only if it is a regular file (the check of every file a tool or the engine
+/// reads whole). Checked before opening: opening a FIFO blocks until something writes to
+/// it, and a device such as `/dev/zero` never ends.
+pub fn open_regular_file(path: &Path) -> std::io::Result<std::fs::File> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    std::fs::File::open(path)
+}
+
+/// The bytes of the regular file at `path` (anything else refused, as by
+/// [`open_regular_file`]).
+pub fn read_regular_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    open_regular_file(path)?.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 #[cfg(test)]

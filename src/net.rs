@@ -209,7 +209,7 @@ fn kernel_note(network: &Network) -> &'static str {
 /// byte more is read, so that the size check names a file that is too large).
 fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let file = crate::nnue::file::open_regular_file(path)?;
+    let file = crate::file_error::open_regular_file(path)?;
     let mut bytes = Vec::new();
     file.take(bullet::MAX_FILE_SIZE as u64 + 1)
         .read_to_end(&mut bytes)?;

@@ -50,6 +50,40 @@ pub enum TablebaseError {
     /// The prober refused to load the tables.
     #[error("Syzygy: the tables in {path} could not be loaded ({why})")]
     Load { path: String, why: String },
+    /// A file named like a table that is not one (its header or size is wrong): the prober
+    /// would trust it, so the whole path is refused.
+    #[error("Syzygy: {path} is not a Syzygy table ({why})")]
+    NotATable { path: String, why: String },
+}
+
+/// The first four bytes of every win/draw/loss table.
+const WDL_MAGIC: [u8; 4] = [0x71, 0xe8, 0x23, 0x5d];
+/// The first four bytes of every distance-to-zeroing table.
+const DTZ_MAGIC: [u8; 4] = [0xd7, 0x66, 0x0c, 0xa5];
+
+/// Checks what the prober only asserts: that the file at `path` starts with its kind's
+/// magic and that its size is 16 more than a multiple of 64, as every Syzygy table's is.
+/// (The tables' contents beyond that are trusted, as every engine's prober trusts them.)
+fn check_table(path: &Path, magic: [u8; 4]) -> Result<(), TablebaseError> {
+    use std::io::Read;
+    let refuse = |why: String| TablebaseError::NotATable {
+        path: path.display().to_string(),
+        why,
+    };
+    let mut file = crate::file_error::open_regular_file(path).map_err(|e| refuse(e.to_string()))?;
+    let size = file.metadata().map_err(|e| refuse(e.to_string()))?.len();
+    if size % 64 != 16 {
+        return Err(refuse(format!(
+            "its size, {size} bytes, is not 16 more than a multiple of 64"
+        )));
+    }
+    let mut head = [0u8; 4];
+    file.read_exact(&mut head)
+        .map_err(|e| refuse(e.to_string()))?;
+    if head != magic {
+        return Err(refuse("wrong magic bytes".into()));
+    }
+    Ok(())
 }
 
 /// What a scan of the folders found: the table files by kind, and the most pieces any
@@ -118,7 +152,8 @@ fn scan_folder(folder: &Path, scan: &mut Scan) -> Result<usize, TablebaseError> 
     };
     let mut found = 0;
     for entry in std::fs::read_dir(folder).map_err(error)? {
-        let name = entry.map_err(error)?.file_name();
+        let entry = entry.map_err(error)?;
+        let name = entry.file_name();
         let Some(name) = name.to_str() else {
             continue;
         };
@@ -129,8 +164,14 @@ fn scan_folder(folder: &Path, scan: &mut Scan) -> Result<usize, TablebaseError> 
             continue;
         };
         match kind {
-            "rtbw" => scan.wdl += 1,
-            "rtbz" => scan.dtz += 1,
+            "rtbw" => {
+                check_table(&entry.path(), WDL_MAGIC)?;
+                scan.wdl += 1;
+            }
+            "rtbz" => {
+                check_table(&entry.path(), DTZ_MAGIC)?;
+                scan.dtz += 1;
+            }
             _ => continue,
         }
         found += 1;
@@ -715,6 +756,32 @@ mod tests {
             Err(TablebaseError::NoTables(_))
         ));
         assert_eq!(scan(""), Err(TablebaseError::NoPath));
+    }
+
+    #[test]
+    fn a_file_named_like_a_table_that_is_not_one_refuses_the_path() {
+        let folder =
+            std::env::temp_dir().join(format!("cutoff-fake-tables-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let table = folder.join("KQvK.rtbw");
+        let path = folder.display().to_string();
+        // The size of a table (16 more than a multiple of 64) without its magic.
+        std::fs::write(&table, [0u8; 80]).unwrap();
+        let wrong_magic = scan(&path);
+        // The magic without the size.
+        let mut bytes = WDL_MAGIC.to_vec();
+        bytes.resize(100, 0);
+        std::fs::write(&table, &bytes).unwrap();
+        let wrong_size = scan(&path);
+        // Both right: accepted by the scan.
+        bytes.resize(80, 0);
+        std::fs::write(&table, &bytes).unwrap();
+        let plausible = scan(&path);
+        std::fs::remove_dir_all(&folder).unwrap();
+        let refused = |result: &Result<Scan, TablebaseError>, why: &str| matches!(result, Err(TablebaseError::NotATable { why: w, .. }) if w.contains(why));
+        assert!(refused(&wrong_magic, "magic"), "{wrong_magic:?}");
+        assert!(refused(&wrong_size, "100 bytes"), "{wrong_size:?}");
+        assert_eq!(plausible.map(|scan| scan.wdl), Ok(1));
     }
 
     #[test]

@@ -142,6 +142,10 @@ fn node_limit_and_threads() {
     assert_eq!(lines[0].get("id"), &Value::Null);
     assert_eq!(lines[0].get("solved"), &Value::Null);
     assert!(lines[0].get("depth").as_f64() >= 1.0, "{stdout}");
+    // The limit counts both threads' nodes, and so does the report: the search stops at
+    // the limit (overshooting by at most a few polls of each thread), not at twice it.
+    let nodes = lines[0].get("nodes").as_f64();
+    assert!((20_000.0..=22_000.0).contains(&nodes), "{stdout}");
     assert_eq!(lines[1].get("total").as_f64(), 0.0);
 }
 

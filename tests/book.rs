@@ -181,7 +181,12 @@ fn a_bad_book_file_is_refused_and_the_old_book_kept() {
     let seventeen_bytes = TempFile::new("bad.bin", &[0; 17]);
     let mut engine = start_with_book(&book);
     engine.send("setoption name OwnBook value true");
-    for bad in ["/nonexistent".to_string(), seventeen_bytes.path()] {
+    // /dev/zero is no regular file: refused before reading (a device never ends).
+    for bad in [
+        "/nonexistent".to_string(),
+        seventeen_bytes.path(),
+        "/dev/zero".into(),
+    ] {
         engine.send(&format!("setoption name BookFile value {bad}"));
         let answer = engine.sync();
         if answer.len() != 1 || !is_error(&answer[0]) || !answer[0].contains(&bad) {

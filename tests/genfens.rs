@@ -151,6 +151,7 @@ fn bad_requests_print_an_error_and_no_position() {
         "genfens 5 seed 1",
         "genfens 5 seed 1 book",
         "genfens 5 seed 1 book /nonexistent/book.epd",
+        "genfens 5 seed 1 book /dev/zero",
         &format!("genfens 5 seed 1 book {empty}"),
         "genfens 5 seed 1 book None plies",
         "genfens 5 seed 1 book None plies -2",

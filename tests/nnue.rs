@@ -51,12 +51,35 @@ fn final_evaluation(engine: &mut EngineProcess) -> String {
     }
 }
 
+/// The last `score cp N` of a fresh depth-3 search of the opening position these tests
+/// use (`ucinewgame` first, so that no table entry of an earlier search takes part): the
+/// search's verdict, which follows the evaluation in use.
+fn search_score(engine: &mut EngineProcess) -> i32 {
+    engine.send("ucinewgame");
+    engine.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    engine.send("go depth 3");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    if lines.last().and_then(|l| parse_bestmove(l)).is_none() {
+        engine.fail(&format!("no bestmove: {lines:?}"));
+    }
+    let score = lines.iter().rev().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.windows(2).position(|w| w == ["score", "cp"])?;
+        words.get(at + 2)?.parse().ok()
+    });
+    match score {
+        Some(cp) => cp,
+        None => engine.fail(&format!("no `score cp` in {lines:?}")),
+    }
+}
+
 #[test]
 fn eval_file_loads_a_network_that_eval_and_search_use() {
     let dir = temp_dir("nnue", "load");
     let path = dir.join("random.nnue");
     std::fs::write(&path, random_network_bytes(32, 1)).unwrap();
     let mut engine = EngineProcess::start();
+    let built_in_search = search_score(&mut engine);
     engine.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
     let classical = final_evaluation(&mut engine);
     engine.send(&format!("setoption name EvalFile value {}", path.display()));
@@ -82,16 +105,19 @@ fn eval_file_loads_a_network_that_eval_and_search_use() {
     let cp = |line: &str| -> i32 { line.split_whitespace().nth(2).unwrap().parse().unwrap() };
     assert_eq!(cp(&network), -cp(&mirrored), "{network} / {mirrored}");
 
-    engine.send("go depth 6");
-    let lines = engine.read_until_bestmove(TIMEOUT);
-    let best = lines.last().and_then(|l| parse_bestmove(l));
-    assert!(best.is_some(), "no bestmove: {lines:?}");
+    // The search follows the loaded network: a random net's verdict is not the built-in's.
+    let network_search = search_score(&mut engine);
+    assert_ne!(
+        network_search, built_in_search,
+        "the search ignores EvalFile"
+    );
 
     // <empty> returns to the built-in evaluation.
     engine.send("setoption name EvalFile value <empty>");
     assert!(engine.sync().is_empty());
     engine.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
     assert_eq!(final_evaluation(&mut engine), classical);
+    assert_eq!(search_score(&mut engine), built_in_search);
 }
 
 /// A net whose sides see the board mirrored when their king is on files a-d: loaded,
@@ -197,6 +223,7 @@ fn use_nnue_off_switches_eval_and_search_to_the_hand_crafted_evaluation() {
     engine.send(&format!("setoption name EvalFile value {}", path.display()));
     engine.sync();
     let network = final_evaluation(&mut engine);
+    let network_search = search_score(&mut engine);
 
     engine.send("setoption name UseNNUE value false");
     assert!(engine.sync().is_empty());
@@ -209,12 +236,16 @@ fn use_nnue_off_switches_eval_and_search_to_the_hand_crafted_evaluation() {
     }
     let hand_crafted = final_evaluation(&mut engine);
     assert_ne!(network, hand_crafted);
-    engine.send("go depth 5");
-    let lines = engine.read_until_bestmove(TIMEOUT);
-    assert!(lines.last().and_then(|l| parse_bestmove(l)).is_some());
+    // The search follows: its verdict is no longer the network's.
+    let hand_crafted_search = search_score(&mut engine);
+    assert_ne!(
+        hand_crafted_search, network_search,
+        "the search ignores UseNNUE"
+    );
 
     // The loaded network was kept and comes back.
     engine.send("setoption name UseNNUE value true");
     assert!(engine.sync().is_empty());
     assert_eq!(final_evaluation(&mut engine), network);
+    assert_eq!(search_score(&mut engine), network_search);
 }

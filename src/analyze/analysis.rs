@@ -123,7 +123,7 @@ mod tests {
     }
 
     #[test]
-    fn pv_starts_with_the_best_move_and_threads_add_up() {
+    fn pv_starts_with_the_best_move_with_two_threads() {
         let tt = TranspositionTable::new(1);
         let settings = Settings {
             threads: 2,

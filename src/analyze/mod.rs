@@ -105,7 +105,8 @@ pub struct Args {
 /// Runs `analyze` with the words after the subcommand name.
 pub fn main(args: &[String]) -> Result<(), AnalyzeError> {
     let config = parse_args(args)?;
-    let text = std::fs::read(&config.path).at_path(&config.path)?;
+    let text = crate::file_error::read_regular_file(std::path::Path::new(&config.path))
+        .at_path(&config.path)?;
     // The search recurses deeply: run it on a thread with the search thread's stack.
     std::thread::scope(|scope| {
         let worker = threads::spawn_scoped(scope, "analyze".into(), || run(&config, &text))

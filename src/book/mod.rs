@@ -58,10 +58,11 @@ impl Book {
     /// Reads and checks the whole book file at `path`.
     pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| BookError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes =
+            crate::file_error::read_regular_file(path).map_err(|source| BookError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
         Book::from_bytes(&bytes).map_err(|error| match error {
             ParseError::Size => BookError::Size {
                 path: path.to_path_buf(),

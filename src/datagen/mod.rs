@@ -154,6 +154,11 @@ pub fn main(args: &[String]) -> Result<(), DatagenError> {
 /// Reads the flags (and the book and the network, if any).
 pub fn parse_args(args: &[String]) -> Result<Config, DatagenError> {
     let args: Args = crate::cli::parse("datagen", args)?;
+    if args.first_game.checked_add(args.games).is_none() {
+        return Err(
+            CliError::Invalid("--first-game plus --games must stay below 2^64".into()).into(),
+        );
+    }
     Ok(Config {
         tablebases: match &args.syzygy {
             Some(path) => Some(crate::tablebase::Tablebases::open(path)?),
@@ -181,7 +186,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, DatagenError> {
 
 /// Reads the network file at `path`.
 fn read_network(path: &str) -> Result<Network, DatagenError> {
-    let bytes = std::fs::read(path).at_path(path)?;
+    let bytes = crate::nnue::file::read_file(std::path::Path::new(path)).at_path(path)?;
     Network::from_bytes(&bytes).map_err(|source| DatagenError::Network {
         path: path.to_string(),
         source,
@@ -400,6 +405,8 @@ mod tests {
             "--games 1 --nodes abc --out x",
             "--games 1 --nodes 10 --out x --book /nonexistent/book.epd",
             "--games 1 --nodes 10 --out x --colour white",
+            "--games 2 --nodes 10 --out x --first-game 18446744073709551615",
+            "--games 1 --nodes 10 --out x --net /dev/zero",
         ] {
             assert!(parse_args(&words(bad)).is_err(), "accepted: {bad}");
         }

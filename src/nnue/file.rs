@@ -238,7 +238,7 @@ pub const MAX_FILE_SIZE: usize = file_size(*HIDDEN_RANGE.end(), BUCKET_COUNTS[3]
 /// [`NetworkParams::from_bytes`].
 pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     use std::io::{Error, Read};
-    let file = open_regular_file(path)?;
+    let file = crate::file_error::open_regular_file(path)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_SIZE as u64 + 1)
         .read_to_end(&mut bytes)?;
@@ -248,16 +248,6 @@ pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
         )));
     }
     Ok(bytes)
-}
-
-/// Opens `path` only if it is a regular file (also the trainer's check of its data and
-/// `--init` files). Checked before opening: opening a FIFO blocks until something writes
-/// to it, and a device such as `/dev/zero` never ends.
-pub fn open_regular_file(path: &std::path::Path) -> std::io::Result<std::fs::File> {
-    if !std::fs::metadata(path)?.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    std::fs::File::open(path)
 }
 
 impl NetworkParams {

@@ -6,7 +6,6 @@
 //! a line that is no position is set aside with its number and the reason, so that the
 //! caller can report it and go on (`genfens`) or refuse the book (`datagen`).
 
-use std::fs::File;
 use std::io::{BufRead, BufReader};
 
 use crate::file_error::{AtPath, FileError};
@@ -42,7 +41,8 @@ pub struct EpdBook {
 /// Reads the book at `path`; `chess960` accepts Chess960 castling (X-FEN or Shredder-FEN).
 /// Fails only when the file cannot be read or holds no position at all.
 pub fn read(path: &str, chess960: bool) -> Result<EpdBook, EpdError> {
-    let mut reader = BufReader::new(File::open(path).at_path(path)?);
+    let file = crate::file_error::open_regular_file(std::path::Path::new(path)).at_path(path)?;
+    let mut reader = BufReader::new(file);
     let mut book = EpdBook {
         positions: Vec::new(),
         bad_lines: Vec::new(),

@@ -191,49 +191,53 @@ impl<'a> Iterator for Lexer<'a> {
     type Item = Located<'a>;
 
     fn next(&mut self) -> Option<Located<'a>> {
-        self.skip_space();
-        let line = self.line;
-        let c = self.peek_byte()?;
-        let token = match c {
-            b'[' => self.tag(),
-            b'{' => {
-                self.advance(1);
-                Token::Comment(self.until('}').0.trim())
-            }
-            b';' => {
-                self.advance(1);
-                Token::Comment(self.until('\n').0.trim())
-            }
-            b'<' => {
-                // Reserved for future expansion by the standard: skipped.
-                self.until('>');
-                return self.next();
-            }
-            b'.' => {
-                // Stray dots (`{comment} ... e5`) say nothing.
-                self.advance(1);
-                return self.next();
-            }
-            b'(' => {
-                self.advance(1);
-                Token::Open
-            }
-            b')' => {
-                self.advance(1);
-                Token::Close
-            }
-            b'*' => {
-                self.advance(1);
-                Token::Result("*")
-            }
-            b'$' => self.nag(),
-            c if is_symbol_char(c) => self.symbol(),
-            _ => {
-                let bad = self.rest().chars().next().unwrap_or('?');
-                self.advance(bad.len_utf8());
-                Token::Bad(format!("unexpected character {bad:?}"))
-            }
-        };
-        Some(Located { token, line })
+        // A loop, not recursion, over what is skipped: a run of stray dots or `<...>` as
+        // long as the file must not grow the stack.
+        loop {
+            self.skip_space();
+            let line = self.line;
+            let c = self.peek_byte()?;
+            let token = match c {
+                b'[' => self.tag(),
+                b'{' => {
+                    self.advance(1);
+                    Token::Comment(self.until('}').0.trim())
+                }
+                b';' => {
+                    self.advance(1);
+                    Token::Comment(self.until('\n').0.trim())
+                }
+                b'<' => {
+                    // Reserved for future expansion by the standard: skipped.
+                    self.until('>');
+                    continue;
+                }
+                b'.' => {
+                    // Stray dots (`{comment} ... e5`) say nothing.
+                    self.advance(1);
+                    continue;
+                }
+                b'(' => {
+                    self.advance(1);
+                    Token::Open
+                }
+                b')' => {
+                    self.advance(1);
+                    Token::Close
+                }
+                b'*' => {
+                    self.advance(1);
+                    Token::Result("*")
+                }
+                b'$' => self.nag(),
+                c if is_symbol_char(c) => self.symbol(),
+                _ => {
+                    let bad = self.rest().chars().next().unwrap_or('?');
+                    self.advance(bad.len_utf8());
+                    Token::Bad(format!("unexpected character {bad:?}"))
+                }
+            };
+            return Some(Located { token, line });
+        }
     }
 }

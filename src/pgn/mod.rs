@@ -193,7 +193,7 @@ pub fn read_text(path: &str) -> std::io::Result<String> {
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
         bytes
     } else {
-        std::fs::read(path)?
+        crate::file_error::read_regular_file(std::path::Path::new(path))?
     };
     Ok(match String::from_utf8(bytes) {
         Ok(text) => text,

@@ -127,6 +127,15 @@ fn move_numbers_in_every_spelling() {
 }
 
 #[test]
+fn long_runs_of_skipped_text_do_not_grow_the_stack() {
+    // Two million stray dots and a million `<>` pairs between two moves: the lexer skips
+    // them in a loop (recursing once per skip overflowed the stack of a debug build).
+    let filler = format!("{}{}", ".".repeat(2_000_000), "<>".repeat(1_000_000));
+    let game = one(&format!("1. e4 {filler} e5 *"));
+    assert_eq!(sans(&game), ["e4", "e5"]);
+}
+
+#[test]
 fn castling_with_letters_or_zeros_is_king_takes_rook() {
     let text = r#"[FEN "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1"]
 1. O-O 0-0-0 *"#;

@@ -81,6 +81,9 @@ pub const DEFAULT_HIDDEN: usize = 128;
 pub const DEFAULT_WDL: f32 = 0.0;
 /// Default number of passes over the training positions.
 pub const DEFAULT_EPOCHS: usize = 10;
+/// The most `--epochs` a run may ask for (far beyond any useful run; it keeps the step
+/// count of the learning-rate schedule from overflowing).
+const MAX_EPOCHS: usize = 100_000;
 /// Default learning rate at the start of the schedule.
 pub const DEFAULT_LR: f32 = 0.001;
 /// The learning rate at the end of the schedule, as a share of the starting one.
@@ -406,8 +409,16 @@ fn check_config(config: &TrainConfig, holdout: f64) -> Result<(), TrainError> {
     if !HIDDEN_RANGE.contains(&config.hidden) || !config.hidden.is_multiple_of(16) {
         return invalid("--hidden must be a multiple of 16 within 16..=2048");
     }
-    if config.epochs == 0 || config.batch == 0 || !(1..=256).contains(&config.threads) {
-        return invalid("--epochs and --batch must be positive and --threads within 1..=256");
+    if !(1..=MAX_EPOCHS).contains(&config.epochs)
+        || config.batch == 0
+        || !(1..=256).contains(&config.threads)
+    {
+        return invalid(
+            "--epochs must be within 1..=100000, --batch positive and --threads within 1..=256",
+        );
+    }
+    if !BUCKET_COUNTS.contains(&config.buckets) {
+        return invalid(&format!("--buckets must be one of {BUCKET_COUNTS:?}"));
     }
     if !(config.lr > 0.0 && config.lr.is_finite()) {
         return invalid("--lr must be positive");
@@ -450,14 +461,9 @@ fn load_init(path: &str) -> Result<Network, TrainError> {
 }
 
 /// Reads a whole regular file; anything else (`--data /dev/zero`, a FIFO) is refused
-/// before it is opened (`nnue::file::open_regular_file`).
+/// before it is opened.
 fn read_regular_file(path: &Path) -> Result<Vec<u8>, TrainError> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    crate::nnue::file::open_regular_file(path)
-        .and_then(|mut file| file.read_to_end(&mut bytes))
-        .at_path(path)?;
-    Ok(bytes)
+    Ok(crate::file_error::read_regular_file(path).at_path(path)?)
 }
 
 /// Writes `bytes` to `path` through `path.tmp` and a rename, so that a run killed while

@@ -339,7 +339,7 @@ impl Dataset {
     /// Bad lines (bytes that are not UTF-8 make one too) are reported on stderr, the first
     /// [`BAD_LINES_SHOWN`] of them with their number and text, and skipped.
     pub fn load(path: &Path, threads: usize) -> Result<Dataset, TuneError> {
-        let bytes = std::fs::read(path).at_path(path)?;
+        let bytes = crate::file_error::read_regular_file(path).at_path(path)?;
         let text = String::from_utf8_lossy(&bytes);
         let (data, bad) = Dataset::parse(&text, threads).map_err(|bad| TuneError::Data {
             path: path.to_path_buf(),

@@ -177,8 +177,8 @@ impl Options {
         if self.k.is_some_and(|k| !(k > 0.0 && k.is_finite())) {
             return invalid("--k must be positive");
         }
-        if t.threads == 0 || t.batch_size == 0 {
-            return invalid("--threads and --batch must be at least 1");
+        if !(1..=256).contains(&t.threads) || t.batch_size == 0 {
+            return invalid("--threads must be within 1..=256 and --batch at least 1");
         }
         if !(t.learning_rate > 0.0 && t.learning_rate.is_finite()) {
             return invalid("--lr must be positive");

@@ -525,6 +525,8 @@ fn bad_flags_are_refused() {
     assert!(run("").contains("--data"));
     assert!(run("--data x --lambda 2").contains("--lambda"));
     assert!(run("--data x --threads 0").contains("--threads"));
+    assert!(run("--data x --threads 1000000").contains("--threads"));
+    assert!(run("--data /dev/zero").contains("not a regular file"));
     assert!(run("--data x --holdout 1").contains("--holdout"));
     assert!(run("--data x --bogus 1").contains("--bogus"));
     let one = temp_path("one.txt");
