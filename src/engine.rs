@@ -50,6 +50,9 @@ pub enum Flow {
 pub struct Engine {
     out: Arc<Output>,
     game: Game,
+    /// Whether the game was set up with `UCI_Chess960` on: its moves are read and written
+    /// in that notation until the next `position`, whatever the option says meanwhile.
+    game_chess960: bool,
     options: Options,
     tt: Arc<TranspositionTable>,
     /// The search threads' move-ordering statistics, kept between the moves of a game.
@@ -83,6 +86,7 @@ impl Engine {
             histories: Arc::new(HistoryStore::new()),
             out,
             game: Game::default(),
+            game_chess960: false,
             options,
             active: None,
             waiting: VecDeque::new(),
@@ -101,6 +105,18 @@ impl Engine {
         if self.debug {
             log::debug!("command: {command:?}");
         }
+        // `isready now` is still `isready` (a GUI waits for the answer): the stray token
+        // is reported with the command, which jumps the queue like its plain form.
+        let command = match command {
+            Command::Ignoring { command, token } => {
+                self.out.error(&format!(
+                    "{command}: unexpected token {} ignored",
+                    protocol::quote(&token)
+                ));
+                *command
+            }
+            command => command,
+        };
         let received = Instant::now();
         let jumps_queue = matches!(
             command,
@@ -155,7 +171,10 @@ impl Engine {
             Command::UciNewGame => self.new_game(),
             Command::Position { start, moves } => {
                 match Game::from_command(&start, &moves, self.options.chess960) {
-                    Ok(game) => self.game = game,
+                    Ok(game) => {
+                        self.game = game;
+                        self.game_chess960 = self.options.chess960;
+                    }
                     Err(error) => self.out.error(&error.to_string()),
                 }
             }
@@ -172,8 +191,10 @@ impl Engine {
             }
             Command::Display => self
                 .out
-                .line(&display::board(&self.game.board, self.options.chess960)),
+                .line(&display::board(&self.game.board, self.game_chess960)),
             Command::Help => self.out.line(&self.help),
+            // Unwrapped by `execute`; carried out the same way if it ever arrives here.
+            Command::Ignoring { command, .. } => return self.carry_out(*command, received),
             Command::Eval => self.out.line(&match &self.evaluation() {
                 Some(network) => nnue::report(network, &self.game.board),
                 None => eval::report(&self.game.board),
@@ -194,7 +215,7 @@ impl Engine {
                 self.start_task(Task::Perft {
                     board: self.game.board.clone(),
                     depth,
-                    chess960: self.options.chess960,
+                    chess960: self.game_chess960,
                 });
             }
         }
@@ -454,7 +475,7 @@ impl Engine {
             settings: Settings {
                 threads: self.options.threads,
                 multipv: self.options.multipv,
-                chess960: self.options.chess960,
+                chess960: self.game_chess960,
                 move_overhead: Duration::from_millis(self.options.move_overhead_ms),
                 strength: self
                     .options
@@ -491,7 +512,7 @@ impl Engine {
         let Some(mv) = book.choose(board, &mut self.rng) else {
             return false;
         };
-        let best = to_uci(board, mv, self.options.chess960);
+        let best = to_uci(board, mv, self.game_chess960);
         self.out.info_string(&format!("book move {best}"));
         self.out.send(&Response::BestMove { best, ponder: None });
         true
@@ -499,15 +520,16 @@ impl Engine {
 
     /// The limits of a `go`. A `searchmoves` move that is not legal here is reported and
     /// left out; when none is left, the search covers every move. A `go` that had a part
-    /// refused (by the parser or here) and is left with no limit, and is neither
-    /// `infinite` nor `ponder`, searches to [`FALLBACK_DEPTH`]: the limit it asked for is
-    /// unknown, and a search that only `stop` ends could leave the GUI waiting forever.
+    /// refused (by the parser or here, such as `mate 0`) and is left with no limit, and is
+    /// not `infinite`, searches to [`FALLBACK_DEPTH`]: the limit it asked for is unknown,
+    /// and a search that only `stop` ends could leave the GUI waiting forever (a `ponder`
+    /// search still waits for `ponderhit` or `stop` first).
     fn limits(&self, params: &GoParams) -> Limits {
         let board = &self.game.board;
         let mut refused = !params.problems.is_empty();
         let mut searchmoves = Vec::with_capacity(params.searchmoves.len());
         for &uci in &params.searchmoves {
-            match from_uci(board, uci, self.options.chess960) {
+            match from_uci(board, uci, self.game_chess960) {
                 Some(mv) => searchmoves.push(mv),
                 None => {
                     refused = true;
@@ -515,6 +537,11 @@ impl Engine {
                         .error(&format!("searchmoves: {uci} is not a legal move here"));
                 }
             }
+        }
+        if params.mate == Some(0) {
+            refused = true;
+            self.out
+                .error("go: mate 0 is no number of moves (mate in 1 is `mate 1`); ignored");
         }
         if searchmoves.is_empty() && !params.searchmoves.is_empty() {
             self.out
@@ -549,7 +576,7 @@ impl Engine {
             infinite: params.infinite,
             searchmoves,
         };
-        if !limits.is_bounded() && refused && !params.infinite && !params.ponder {
+        if !limits.is_bounded() && refused && !params.infinite {
             self.out.info_string(&format!(
                 "go: no limit left after the errors; searching to depth {FALLBACK_DEPTH}"
             ));

@@ -69,9 +69,11 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, PositionError> {
             .map_err(|_| PositionError::HalfmoveClock(tok.to_string()))?,
         None => 0,
     };
+    // Fullmove 0, which some tools write for a set-up position, is read as 1 (as
+    // Stockfish and python-chess read it): it says nothing else.
     let fullmove: u32 = match fields.get(5) {
         Some(tok) => match tok.parse::<u16>() {
-            Ok(n) if n > 0 => u32::from(n),
+            Ok(n) => u32::from(n.max(1)),
             _ => return Err(PositionError::FullmoveNumber(tok.to_string())),
         },
         None => 1,
@@ -485,6 +487,14 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fullmove_zero_reads_as_one() {
+        let zero = parse_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 0", false).unwrap();
+        let one = parse_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1", false).unwrap();
+        assert_eq!(zero, one);
+        assert_eq!(zero.fullmove_number(), 1);
+    }
 
     #[test]
     fn fens_write_x_fen_castling() {

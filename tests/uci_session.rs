@@ -309,8 +309,8 @@ const BAD_FENS: &[(&str, &str, &str)] = &[
         "halfmove",
     ),
     (
-        "fullmove number 0",
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 0",
+        "fullmove number not a number",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 x",
         "fullmove",
     ),
     (
@@ -438,7 +438,7 @@ fn malformed_commands_get_exactly_one_error_each_and_change_nothing() {
         "go perft x",
         "foo",
         "UCI",
-        "isready now",
+        "eval now",
         "perft",
         "position",
         "position fen",
@@ -523,6 +523,7 @@ fn every_go_ends_in_exactly_one_legal_bestmove_after_its_errors() {
         (AFTER_E4, "go wtime x btime y winc -1", 2, None),
         (AFTER_E4, "go depth 3 perft 2", 1, None),
         (AFTER_E4, "go bogus", 1, None),
+        (AFTER_E4, "go mate 0", 1, None),
         (AFTER_E4, "go searchmoves e2e4", 1, None),
         (AFTER_E4, &huge_depth, 1, None),
     ];
@@ -656,6 +657,26 @@ fn go_ponder_waits_for_ponderhit_then_plays_on_the_clock() {
     let best = single_bestmove(&engine, &lines);
     let after = engine.sync();
     assert_no_bestmove(&engine, &after, "after the bestmove of the ponder search");
+    assert_legal_bestmove(&mut engine, position, &best);
+}
+
+/// A ponder search whose limits were all refused waits for `ponderhit` like any other,
+/// then answers from the fallback depth instead of searching until `stop`.
+#[test]
+fn go_ponder_with_refused_limits_ends_after_ponderhit() {
+    let mut engine = start();
+    let position = "position startpos moves e2e4 e7e5";
+    engine.send(position);
+    engine.send("go ponder wtime x btime y");
+    thread::sleep(Duration::from_millis(300));
+    let lines = engine.sync();
+    assert_no_bestmove(&engine, &lines, "while pondering (before ponderhit)");
+    if lines.iter().filter(|l| is_error(l)).count() != 2 {
+        engine.fail(&format!("expected two error lines, got {lines:?}"));
+    }
+    engine.send("ponderhit");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    let best = single_bestmove(&engine, &lines);
     assert_legal_bestmove(&mut engine, position, &best);
 }
 
@@ -1128,6 +1149,48 @@ fn chess960_castles_on_both_wings_in_king_takes_rook_notation() {
     }
 }
 
+/// A game keeps the notation it was set up in: switching `UCI_Chess960` off after a
+/// Chess960 `position` does not turn its castling move `f1h1` into `f1g1`, which a
+/// standard GUI would read as a king step.
+#[test]
+fn a_position_keeps_the_castling_notation_it_was_set_up_in() {
+    let mut engine = start();
+    engine.send("setoption name UCI_Chess960 value true");
+    engine.send("position fen 4k3/8/8/8/8/8/8/5K1R w H - 0 1");
+    engine.send("setoption name UCI_Chess960 value false");
+    let (_, (best, _)) = search(&mut engine, "go depth 1 searchmoves f1h1");
+    if best != "f1h1" {
+        engine.fail(&format!("expected the Chess960 castling f1h1, got {best}"));
+    }
+    // The next position is read in the option's new notation.
+    engine.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    let (_, (best, _)) = search(&mut engine, "go depth 1 searchmoves e1g1");
+    if best != "e1g1" {
+        engine.fail(&format!("expected the standard castling e1g1, got {best}"));
+    }
+}
+
+/// `isready`, `stop`, `ponderhit` and `quit` hold whatever follows them: the stray token
+/// is reported and the command carried out (a GUI waits for its answer).
+#[test]
+fn commands_a_gui_waits_on_hold_despite_stray_tokens() {
+    let mut engine = start();
+    engine.send("isready now");
+    let answer = engine.read_until(|l| l == "readyok", TIMEOUT);
+    if answer.len() != 2 || !is_error(&answer[0]) || !answer[0].contains("'now'") {
+        engine.fail(&format!("expected an error and readyok, got {answer:?}"));
+    }
+    engine.send("position startpos");
+    engine.send("go infinite");
+    wait_for_search_info(&mut engine);
+    engine.send("stop please");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    single_bestmove(&engine, &lines);
+    engine.send("quit now");
+    engine.read_to_end(TIMEOUT);
+    engine.expect_exit_status_0();
+}
+
 #[test]
 fn standard_castling_accepts_e1g1_and_e1h1_and_prints_e1g1() {
     let mut engine = start();
@@ -1440,7 +1503,7 @@ fn errors_quote_at_most_40_characters_of_a_huge_token() {
     let cut = format!("'{}…' (5,000,000 characters)", "x".repeat(40));
     let lines = [
         huge.clone(),
-        format!("isready {huge}"),
+        format!("eval {huge}"),
         format!("position startpos moves e2e4 {huge}"),
         format!("position fen 4k3/8/8/8/8/8/8/4K3 {huge} - - 0 1"),
         format!("position fen 4k3/8/8/8/8/8/8/4K3 w - {huge} 0 1"),

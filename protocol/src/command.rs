@@ -40,6 +40,15 @@ pub enum Command {
     PonderHit,
     /// `quit`: exit as soon as possible.
     Quit,
+    /// `isready`, `stop`, `ponderhit` or `quit` followed by tokens it does not take: the
+    /// command still holds (a GUI waits for its answer, and the UCI specification says to
+    /// ignore unknown tokens), and the first stray token is reported.
+    Ignoring {
+        /// The command, without the stray tokens.
+        command: Box<Command>,
+        /// The first token it does not take.
+        token: String,
+    },
     /// `d`: show the board.
     Display,
     /// `eval`: show the static evaluation.
@@ -162,6 +171,7 @@ impl fmt::Display for Command {
             Command::Stop => f.write_str("stop"),
             Command::PonderHit => f.write_str("ponderhit"),
             Command::Quit => f.write_str("quit"),
+            Command::Ignoring { command, token } => write!(f, "{command} {token}"),
             Command::Display => f.write_str("d"),
             Command::Eval => f.write_str("eval"),
             Command::Help => f.write_str("help"),

@@ -242,13 +242,23 @@ fn take_time(parameter: &str, args: &mut &[&str]) -> Result<u64, ParseError> {
 
 fn parse_known_command(keyword: &str, args: &[&str]) -> Result<Command, ParseError> {
     let simple = |command: Command| no_more(keyword, args).map(|()| command);
+    // A command a GUI waits on is carried out whatever follows it.
+    let urgent = |command: Command| {
+        Ok(match args.first() {
+            Some(token) => Command::Ignoring {
+                command: Box::new(command),
+                token: (*token).to_string(),
+            },
+            None => command,
+        })
+    };
     match keyword {
         "uci" => simple(Command::Uci),
-        "isready" => simple(Command::IsReady),
+        "isready" => urgent(Command::IsReady),
         "ucinewgame" => simple(Command::UciNewGame),
-        "stop" => simple(Command::Stop),
-        "ponderhit" => simple(Command::PonderHit),
-        "quit" => simple(Command::Quit),
+        "stop" => urgent(Command::Stop),
+        "ponderhit" => urgent(Command::PonderHit),
+        "quit" => urgent(Command::Quit),
         "d" => simple(Command::Display),
         "eval" => simple(Command::Eval),
         "help" => simple(Command::Help),

@@ -28,7 +28,7 @@
 use std::time::Duration;
 
 use super::params::{self, hundredths};
-use super::Limits;
+use super::{Clock, Limits};
 
 /// The smallest limit given with a clock: a few hundred microseconds more than a depth-1
 /// search needs, so that the search still returns a move.
@@ -51,30 +51,38 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Limits from `go movetime` (which wins over a clock) or from the clock of the side
-    /// to move; none for `go infinite` or a search bounded only by depth, nodes or mate.
+    /// Limits from `go movetime` or from the clock of the side to move (when both are
+    /// given, whichever allows less: a movetime longer than the clock allows would lose on
+    /// time); none for `go infinite` or a search bounded only by depth, nodes or mate.
     /// `overhead` is the Move Overhead option; `fullmove_number` is the FEN's (from 1).
     pub fn new(limits: &Limits, overhead: Duration, fullmove_number: u32) -> TimeManager {
         if limits.infinite {
             return TimeManager::unlimited();
         }
-        if let Some(movetime) = limits.movetime {
-            // Exactly the movetime less the overhead, but at least a millisecond (and
-            // never more than the movetime itself). No soft limit: the whole movetime is
-            // used, not cut short by a stable best move.
-            let limit = movetime
-                .saturating_sub(overhead)
-                .max(MIN_LIMIT)
-                .min(movetime);
-            return TimeManager {
+        let by_clock = limits
+            .clock
+            .map(|clock| TimeManager::from_clock(&clock, overhead, fullmove_number));
+        let Some(movetime) = limits.movetime else {
+            return by_clock.unwrap_or_else(TimeManager::unlimited);
+        };
+        // Exactly the movetime less the overhead, but at least a millisecond (and never
+        // more than the movetime itself). No soft limit: the whole movetime is used, not
+        // cut short by a stable best move.
+        let limit = movetime
+            .saturating_sub(overhead)
+            .max(MIN_LIMIT)
+            .min(movetime);
+        match by_clock {
+            Some(clock) if clock.hard.is_some_and(|hard| hard < limit) => clock,
+            _ => TimeManager {
                 soft: None,
                 hard: Some(limit),
-            };
+            },
         }
-        let Some(clock) = limits.clock else {
-            return TimeManager::unlimited();
-        };
+    }
 
+    /// Limits from the clock of the side to move.
+    fn from_clock(clock: &Clock, overhead: Duration, fullmove_number: u32) -> TimeManager {
         let usable = millis(clock.time.saturating_sub(overhead));
         let increment = millis(clock.increment);
         let moves = match clock.moves_to_go {
@@ -266,6 +274,21 @@ mod tests {
                 assert!(tm.start_next_iteration(ms(expected - 1), 8, -100, 1.0));
             }
         }
+    }
+
+    #[test]
+    fn a_clock_shorter_than_the_movetime_wins() {
+        // 500 ms asked for with 20 ms left on the clock: the clock's limits, not a loss
+        // on time.
+        let limits = Limits {
+            movetime: Some(ms(500)),
+            clock: clock_limits(20, 0, None).clock,
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, ms(10), 1);
+        let by_clock = TimeManager::new(&clock_limits(20, 0, None), ms(10), 1);
+        assert_eq!(tm, by_clock);
+        assert!(tm.hard_limit().is_some_and(|hard| hard <= ms(10)), "{tm:?}");
     }
 
     /// Equal to a microsecond (the limits go through floating point).
