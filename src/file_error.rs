@@ -52,9 +52,18 @@ pub fn open_regular_file(path: &Path) -> std::io::Result<std::fs::File> {
 /// The bytes of the regular file at `path` (anything else refused, as by
 /// [`open_regular_file`]).
 pub fn read_regular_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    read_regular_file_up_to(path, u64::MAX)
+}
+
+/// At most the first `limit` bytes of the regular file at `path`, so that a wrong path to
+/// a huge file cannot exhaust the memory (read one byte more than the largest valid file
+/// to tell a file that is too large).
+pub fn read_regular_file_up_to(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    open_regular_file(path)?.read_to_end(&mut bytes)?;
+    open_regular_file(path)?
+        .take(limit)
+        .read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 

@@ -15,7 +15,7 @@
 //! `EvalFile` would read it; stdout gets one line saying what was written and the start
 //! position's score.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::cli::CliError;
 use crate::file_error::{AtPath, FileError};
@@ -170,7 +170,11 @@ pub fn main(args: &[String]) -> Result<(), NetError> {
 /// Converts `args.input` into `args.out`, and says what was written.
 fn import(args: &Args) -> Result<(), NetError> {
     let Source::Bullet = args.from;
-    let bytes = read_bounded(&args.input).at_path(&args.input)?;
+    // One byte more than any net Cutoff runs, so that the size check names a file that is
+    // too large.
+    let limit = bullet::MAX_FILE_SIZE as u64 + 1;
+    let bytes =
+        crate::file_error::read_regular_file_up_to(&args.input, limit).at_path(&args.input)?;
     let params = bullet::import(&bytes, &args.shape()).map_err(|source| NetError::Import {
         path: args.input.display().to_string(),
         source,
@@ -203,17 +207,6 @@ fn kernel_note(network: &Network) -> &'static str {
             "32-bit scalar SCReLU output kernel (slower: some QA · w exceed 16 bits)"
         }
     }
-}
-
-/// The file at `path`, if it is a regular file no larger than any net Cutoff runs (one
-/// byte more is read, so that the size check names a file that is too large).
-fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let file = crate::file_error::open_regular_file(path)?;
-    let mut bytes = Vec::new();
-    file.take(bullet::MAX_FILE_SIZE as u64 + 1)
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
 }
 
 #[cfg(test)]

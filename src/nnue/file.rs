@@ -237,13 +237,9 @@ pub const MAX_FILE_SIZE: usize = file_size(*HIDDEN_RANGE.end(), BUCKET_COUNTS[3]
 /// path cannot exhaust the memory; the bytes are then checked by
 /// [`NetworkParams::from_bytes`].
 pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
-    use std::io::{Error, Read};
-    let file = crate::file_error::open_regular_file(path)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_SIZE as u64 + 1)
-        .read_to_end(&mut bytes)?;
+    let bytes = crate::file_error::read_regular_file_up_to(path, MAX_FILE_SIZE as u64 + 1)?;
     if bytes.len() > MAX_FILE_SIZE {
-        return Err(Error::other(format!(
+        return Err(std::io::Error::other(format!(
             "larger than any network file ({MAX_FILE_SIZE} bytes)"
         )));
     }
