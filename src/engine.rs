@@ -8,8 +8,9 @@
 //! before it. A command that needs the engine idle (`go`, `ucinewgame`, `bench`,
 //! `perft`, `genfens`, a change of `Hash`, `Clear Hash` or `SyzygyPath`) and arrives while a search
 //! is running waits in a queue until that search has printed its `bestmove`, and so does
-//! every command after it. `isready`, `stop`, `ponderhit` and `quit` never wait: `isready` is
-//! answered at once; `stop` ends the running search and every search waiting behind it
+//! every command after it. `isready`, `stop`, `ponderhit` and `quit` never wait (but a
+//! `ponderhit` whose `go ... ponder` is still waiting waits right behind it, so that it
+//! reaches that search rather than the work before it): `isready` is answered at once; `stop` ends the running search and every search waiting behind it
 //! (each still answers with one `bestmove`, at once, and the other waiting commands run
 //! in order), so that no `go infinite` in the queue is left without a `stop` to end it;
 //! `quit` ends them as `stop` does (so every `go` read before it has its `bestmove`) and
@@ -118,6 +119,16 @@ impl Engine {
             command => command,
         };
         let received = Instant::now();
+        // A `ponderhit` answers the latest `go ... ponder`: when that search is still
+        // waiting its turn (behind a search, `perft` or `bench`), the `ponderhit` waits
+        // right behind it, instead of reaching the running work and being lost.
+        if matches!(command, Command::PonderHit) {
+            if let Some(at) = self.waiting.iter().rposition(is_waiting_ponder) {
+                self.waiting
+                    .insert(at + 1, Waiting::Command(command, received));
+                return Flow::Continue;
+            }
+        }
         let jumps_queue = matches!(
             command,
             Command::IsReady | Command::Stop | Command::PonderHit | Command::Quit
@@ -279,6 +290,9 @@ impl Engine {
             Ok(Change::Stored) => {}
             Ok(Change::ResizeHash) => {
                 let requested = self.options.hash_mb;
+                // The old table goes first, so that its memory can hold the new one (an
+                // equal size under a memory limit would otherwise find only the rest).
+                self.tt = Arc::new(TranspositionTable::new(0));
                 self.tt = Arc::new(TranspositionTable::new(requested));
                 // A GUI shows `info string` lines, not stderr: say when memory ran short.
                 let allocated = self.tt.megabytes();
@@ -603,6 +617,11 @@ enum Waiting {
     Command(Command, Instant),
     /// The error message of a line that did not parse, printed in its turn.
     Unparsed(String),
+}
+
+/// Whether `waiting` is a `go ... ponder` not yet started.
+fn is_waiting_ponder(waiting: &Waiting) -> bool {
+    matches!(waiting, Waiting::Command(Command::Go(params), _) if params.ponder)
 }
 
 /// Whether a command must wait for the running search to end: it starts a search or

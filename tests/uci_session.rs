@@ -680,6 +680,30 @@ fn go_ponder_with_refused_limits_ends_after_ponderhit() {
     assert_legal_bestmove(&mut engine, position, &best);
 }
 
+/// A `go ponder` sent while other work runs waits its turn, and so does the `ponderhit`
+/// sent right after it: the ponder search gets it when it starts (it used to reach the
+/// running work and be lost, leaving the ponder search waiting for a `stop`).
+#[test]
+fn ponderhit_for_a_waiting_ponder_search_reaches_it() {
+    for running in ["go nodes 1000000", "perft 5"] {
+        let mut engine = start();
+        engine.send("position startpos");
+        engine.send(running);
+        engine.send("go ponder depth 1");
+        engine.send("ponderhit");
+        if running.starts_with("go") {
+            let lines = engine.read_until_bestmove(TIMEOUT);
+            single_bestmove(&engine, &lines);
+        }
+        // No `stop` is sent: the ponder search must end on its own after `ponderhit`.
+        let lines = engine.read_until_bestmove(TIMEOUT);
+        let best = single_bestmove(&engine, &lines);
+        let after = engine.sync();
+        assert_no_bestmove(&engine, &after, "after the ponder search's bestmove");
+        assert_legal_bestmove(&mut engine, "position startpos", &best);
+    }
+}
+
 #[test]
 fn go_ponder_then_stop_gives_exactly_one_bestmove() {
     let mut engine = start();
@@ -713,6 +737,24 @@ fn a_hash_table_beyond_the_memory_limit_is_reduced_and_reported() {
     match using {
         Some(1..=1023) => {}
         _ => engine.fail("expected `info string ... 8192 MiB ...; using <N> MiB` (N < 1024)"),
+    }
+    let (_, best) = search(&mut engine, "go depth 4");
+    assert_legal_bestmove(&mut engine, "position startpos", &best);
+}
+
+/// Setting `Hash` again frees the old table before making the new one: under a limit
+/// that holds one 512 MiB table but not two, the second setting gets its full size.
+#[test]
+fn a_new_hash_table_reuses_the_old_ones_memory() {
+    let mut engine = EngineProcess::start_with_memory_limit(1_000_000);
+    for attempt in ["first", "second"] {
+        engine.send("setoption name Hash value 512");
+        let lines = engine.sync();
+        if let Some(short) = lines.iter().find(|l| l.contains("not enough memory")) {
+            engine.fail(&format!(
+                "the {attempt} 512 MiB table was cut down: {short}"
+            ));
+        }
     }
     let (_, best) = search(&mut engine, "go depth 4");
     assert_legal_bestmove(&mut engine, "position startpos", &best);
