@@ -119,6 +119,15 @@ fn search(engine: &mut EngineProcess, go: &str) -> (Vec<String>, (String, Option
     (lines, best)
 }
 
+/// Runs `go ...` to its end (as [`search`]) and checks that its bestmove is `expected`.
+#[track_caller]
+fn assert_bestmove(engine: &mut EngineProcess, go: &str, expected: &str) {
+    let (_, (best, _)) = search(engine, go);
+    if best != expected {
+        engine.fail(&format!("{go}: expected bestmove {expected}, got {best}"));
+    }
+}
+
 #[track_caller]
 fn assert_no_bestmove(engine: &EngineProcess, lines: &[String], when: &str) {
     if let Some(line) = lines.iter().find(|l| l.starts_with("bestmove")) {
@@ -1089,14 +1098,8 @@ fn stalemated_side_to_move_reports_cp_0_and_bestmove_0000() {
 fn mate_in_one_is_played() {
     let mut engine = start();
     engine.send(&format!("position fen {MATE_IN_ONE}"));
-    let (_, (best, _)) = search(&mut engine, "go depth 3");
-    if best != "d1d8" {
-        engine.fail(&format!("expected the mate d1d8, got {best}"));
-    }
-    let (_, (best, _)) = search(&mut engine, "go mate 1");
-    if best != "d1d8" {
-        engine.fail(&format!("go mate 1: expected the mate d1d8, got {best}"));
-    }
+    assert_bestmove(&mut engine, "go depth 3", "d1d8");
+    assert_bestmove(&mut engine, "go mate 1", "d1d8");
 }
 
 /// A mate is reported as `score mate 1`, not as a large centipawn score.
@@ -1200,16 +1203,10 @@ fn a_position_keeps_the_castling_notation_it_was_set_up_in() {
     engine.send("setoption name UCI_Chess960 value true");
     engine.send("position fen 4k3/8/8/8/8/8/8/5K1R w H - 0 1");
     engine.send("setoption name UCI_Chess960 value false");
-    let (_, (best, _)) = search(&mut engine, "go depth 1 searchmoves f1h1");
-    if best != "f1h1" {
-        engine.fail(&format!("expected the Chess960 castling f1h1, got {best}"));
-    }
+    assert_bestmove(&mut engine, "go depth 1 searchmoves f1h1", "f1h1");
     // The next position is read in the option's new notation.
     engine.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
-    let (_, (best, _)) = search(&mut engine, "go depth 1 searchmoves e1g1");
-    if best != "e1g1" {
-        engine.fail(&format!("expected the standard castling e1g1, got {best}"));
-    }
+    assert_bestmove(&mut engine, "go depth 1 searchmoves e1g1", "e1g1");
 }
 
 /// `isready`, `stop`, `ponderhit` and `quit` hold whatever follows them: the stray token
@@ -1323,10 +1320,7 @@ fn go_nodes_movetime_depth_each_end_with_one_bestmove() {
 fn searchmoves_restricts_the_root_moves() {
     let mut engine = start();
     engine.send("position startpos");
-    let (_, (best, _)) = search(&mut engine, "go depth 2 searchmoves a2a3");
-    if best != "a2a3" {
-        engine.fail(&format!("searchmoves a2a3: got {best}"));
-    }
+    assert_bestmove(&mut engine, "go depth 2 searchmoves a2a3", "a2a3");
     let (_, (best, _)) = search(&mut engine, "go depth 2 searchmoves h2h3 b1a3");
     if best != "h2h3" && best != "b1a3" {
         engine.fail(&format!("searchmoves h2h3 b1a3: got {best}"));
@@ -1346,10 +1340,7 @@ fn an_obvious_capture_is_taken() {
     // White's rook takes the undefended black queen.
     let position = "position fen 4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1";
     engine.send(position);
-    let (_, (best, _)) = search(&mut engine, "go depth 2");
-    if best != "d1d5" {
-        engine.fail(&format!("expected d1d5 (rook takes queen), got {best}"));
-    }
+    assert_bestmove(&mut engine, "go depth 2", "d1d5");
 }
 
 // ---------------------------------------------------------------------------------
