@@ -262,7 +262,7 @@ pub struct Args {
     /// Threads [default: all cores].
     #[arg(long)]
     threads: Option<usize>,
-    /// Seed of the weights, the shuffles and the held-out split.
+    /// Seed of the weights and the shuffles (the held-out split is the same for every seed).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Positions per optimiser step (use 2048 on small data).
