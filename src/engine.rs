@@ -4,18 +4,18 @@
 //!
 //! # Commands that wait their turn
 //!
-//! Commands are carried out in the order they arrive, as if each waited for the one
-//! before it. A command that needs the engine idle (`go`, `ucinewgame`, `bench`,
-//! `perft`, `genfens`, a change of `Hash`, `Clear Hash` or `SyzygyPath`) and arrives while a search
-//! is running waits in a queue until that search has printed its `bestmove`, and so does
-//! every command after it. `isready`, `stop`, `ponderhit` and `quit` never wait (but a
-//! `ponderhit` whose `go ... ponder` is still waiting waits right behind it, so that it
-//! reaches that search rather than the work before it): `isready` is answered at once; `stop` ends the running search and every search waiting behind it
-//! (each still answers with one `bestmove`, at once, and the other waiting commands run
-//! in order), so that no `go infinite` in the queue is left without a `stop` to end it;
-//! `quit` ends them as `stop` does (so every `go` read before it has its `bestmove`) and
-//! then the program. So `go depth 8` followed at once by `position ...` and
-//! `go depth 8` gives two answers, for the two positions.
+//! Commands are carried out in the order they arrive, as if each waited for the one before it.
+//! A command that needs the engine idle (`go`, `ucinewgame`, `bench`, `perft`, `genfens`, a
+//! change of `Hash`, `Clear Hash` or `SyzygyPath`) and arrives while a search is running waits
+//! in a queue until that search has printed its `bestmove`, and so does every command after it.
+//! `isready`, `stop`, `ponderhit` and `quit` never wait (but a `ponderhit` whose `go ...
+//! ponder` is still waiting waits right behind it, so that it reaches that search rather than
+//! the work before it): `isready` is answered at once; `stop` ends the running search and every
+//! search waiting behind it (each still answers with one `bestmove`, at once, and the other
+//! waiting commands run in order), so that no `go infinite` in the queue is left without a
+//! `stop` to end it; `quit` ends them as `stop` does (so every `go` read before it has its
+//! `bestmove`) and then the program. So `go depth 8` followed at once by `position ...` and `go
+//! depth 8` gives two answers, for the two positions.
 
 use std::collections::VecDeque;
 use std::sync::Arc;

@@ -10,8 +10,8 @@
 # (resign at 1000 cp for 3 moves, draw from move 40 at |score| <= 10 cp for 8 plies).
 # FASTCHESS_ARGS name the engines and the limits (-engine ..., -each ...). fastchess is
 # found on PATH, or named by FASTCHESS (README, "Tools", says how to build it).
-# Used by tools/ladder.sh, tools/knot.sh, tools/screen.sh and tools/sprt.sh; tools/combine_matches.py
-# reads the PGN.
+# Used by tools/ladder.sh, tools/knot.sh, tools/screen.sh and tools/sprt.sh;
+# tools/combine_matches.py reads the PGN.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TAG=${1:?tag}

@@ -17,7 +17,8 @@ use crate::tablebase::Wdl;
 
 /// How many of the quiet moves and of the captures searched at a node are kept for the
 /// histories' maluses when another move cuts off. A node rarely searches more; filling
-/// two arrays of `movepick::MAX_MOVES` (256) at every node instead cost about 4% of `bench`'s speed.
+/// two arrays of `movepick::MAX_MOVES` (256) at every node instead cost about 4% of
+/// `bench`'s speed.
 const MAX_TRIED: usize = 64;
 
 impl Searcher<'_> {
