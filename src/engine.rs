@@ -470,16 +470,21 @@ impl Engine {
     /// `bestmove`: each refused part gets its error line (see [`Engine::limits`]) and the
     /// search runs with the rest.
     fn go(&mut self, params: GoParams, started: Instant) {
-        for problem in params.problems.iter().take(MAX_GO_ERRORS) {
-            self.out.error(&problem.to_string());
+        let mut errors: Vec<String> = params.problems.iter().map(ToString::to_string).collect();
+        let mut notes = Vec::new();
+        let limits = self.limits(&params, &mut errors, &mut notes);
+        for error in errors.iter().take(MAX_GO_ERRORS) {
+            self.out.error(error);
         }
-        if params.problems.len() > MAX_GO_ERRORS {
+        if errors.len() > MAX_GO_ERRORS {
             self.out.error(&format!(
                 "go: {} more faulty parts not shown",
-                params.problems.len() - MAX_GO_ERRORS
+                errors.len() - MAX_GO_ERRORS
             ));
         }
-        let limits = self.limits(&params);
+        for note in &notes {
+            self.out.info_string(note);
+        }
         if is_game_move(&params) && self.play_book_move() {
             return;
         }
@@ -532,34 +537,34 @@ impl Engine {
         true
     }
 
-    /// The limits of a `go`. A `searchmoves` move that is not legal here is reported and
-    /// left out; when none is left, the search covers every move. A `go` that had a part
-    /// refused (by the parser or here, such as `mate 0`) and is left with no limit, and is
-    /// not `infinite`, searches to [`FALLBACK_DEPTH`]: the limit it asked for is unknown,
-    /// and a search that only `stop` ends could leave the GUI waiting forever (a `ponder`
-    /// search still waits for `ponderhit` or `stop` first).
-    fn limits(&self, params: &GoParams) -> Limits {
+    /// The limits of a `go`, adding its refused parts to `errors` (which holds the
+    /// parser's already) and what it decided in their place to `notes`. A `searchmoves`
+    /// move that is not legal here is refused and left out; when none is left, the search
+    /// covers every move. A `go` that had a part refused (by the parser or here, such as
+    /// `mate 0`) and is left with no limit, and is not `infinite`, searches to
+    /// [`FALLBACK_DEPTH`]: the limit it asked for is unknown, and a search that only `stop`
+    /// ends could leave the GUI waiting forever (a `ponder` search still waits for
+    /// `ponderhit` or `stop` first).
+    fn limits(
+        &self,
+        params: &GoParams,
+        errors: &mut Vec<String>,
+        notes: &mut Vec<String>,
+    ) -> Limits {
         let board = &self.game.board;
-        let mut refused = !params.problems.is_empty();
         let mut searchmoves = Vec::with_capacity(params.searchmoves.len());
         for &uci in &params.searchmoves {
             match from_uci(board, uci, self.game_chess960) {
                 Some(mv) => searchmoves.push(mv),
-                None => {
-                    refused = true;
-                    self.out
-                        .error(&format!("searchmoves: {uci} is not a legal move here"));
-                }
+                None => errors.push(format!("searchmoves: {uci} is not a legal move here")),
             }
         }
         if params.mate == Some(0) {
-            refused = true;
-            self.out
-                .error("go: mate 0 is no number of moves (mate in 1 is `mate 1`); ignored");
+            errors.push("go: mate 0 is no number of moves (mate in 1 is `mate 1`); ignored".into());
         }
+        let refused = !errors.is_empty();
         if searchmoves.is_empty() && !params.searchmoves.is_empty() {
-            self.out
-                .info_string("searchmoves: no legal move left; searching all moves");
+            notes.push("searchmoves: no legal move left; searching all moves".into());
         }
         let (ours, theirs) = match board.side_to_move() {
             Color::White => ((params.wtime, params.winc), (params.btime, params.binc)),
@@ -591,7 +596,7 @@ impl Engine {
             searchmoves,
         };
         if !limits.is_bounded() && refused && !params.infinite {
-            self.out.info_string(&format!(
+            notes.push(format!(
                 "go: no limit left after the errors; searching to depth {FALLBACK_DEPTH}"
             ));
             limits.depth = Some(FALLBACK_DEPTH);

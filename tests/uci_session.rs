@@ -495,13 +495,19 @@ fn malformed_commands_get_exactly_one_error_each_and_change_nothing() {
 }
 
 /// A line that begins with `go` (other than `go perft`) always ends in exactly one legal
-/// `bestmove`, after one error line per refused part: a faulty part is left out and the
-/// search runs with the rest; with no limit left it searches to depth 1, not forever.
+/// `bestmove`, after one error line per refused part (the first eight, then one line
+/// counting the rest): a faulty part is left out and the search runs with the rest; with
+/// no limit left it searches to depth 1, not forever.
 #[test]
 fn every_go_ends_in_exactly_one_legal_bestmove_after_its_errors() {
     let mut engine = start();
     let huge = "9".repeat(5_000_000);
     let huge_depth = format!("go depth {huge}");
+    // Refused parts beyond the eighth are counted in one more line, whether the parser
+    // or the position refused them.
+    let ten_illegal = "go depth 1 searchmoves a1a1 a2a2 a3a3 a4a4 a5a5 a6a6 a7a7 a8a8 b1b1 b2b2";
+    let mixed = "go depth x nodes y searchmoves e2e4 a1a1 a2a2 a3a3 a4a4 a5a5 a6a6 a7a7 a8a8";
+    let flood = format!("go depth 1 searchmoves{}", " e2e4".repeat(200_000));
     // (position, go line, error lines expected, the only move allowed if any)
     let cases: &[(&str, &str, usize, Option<&str>)] = &[
         ("position startpos", "go wtime abc btime 1000", 1, None),
@@ -535,6 +541,9 @@ fn every_go_ends_in_exactly_one_legal_bestmove_after_its_errors() {
         (AFTER_E4, "go mate 0", 1, None),
         (AFTER_E4, "go searchmoves e2e4", 1, None),
         (AFTER_E4, &huge_depth, 1, None),
+        (AFTER_E4, ten_illegal, 9, None),
+        ("position startpos", mixed, 9, Some("e2e4")),
+        (AFTER_E4, &flood, 9, None),
     ];
     for &(position, go, errors, only) in cases {
         engine.send(position);

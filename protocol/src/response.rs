@@ -206,8 +206,10 @@ impl fmt::Display for Score {
 
 /// `info` followed by the fields that are set, in the order depth, seldepth,
 /// multipv, score, wdl, nodes, nps, hashfull, tbhits, time, currmove,
-/// currmovenumber, pv, string. Line breaks inside the string are rendered as
-/// spaces so that the info stays on one line, and trailing whitespace is dropped.
+/// currmovenumber, pv, string. Line breaks and tabs inside the string are rendered as
+/// spaces so that the info stays on one line, other control characters (a NUL or an
+/// escape sequence echoed from a bad input line) as `\u{..}` escapes so that they
+/// never reach the GUI raw, and trailing whitespace is dropped.
 impl fmt::Display for Info {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("info")?;
@@ -263,7 +265,8 @@ impl fmt::Display for Info {
                 f.write_str(" ")?;
                 for c in text.chars() {
                     match c {
-                        '\r' | '\n' => f.write_str(" ")?,
+                        '\r' | '\n' | '\t' => f.write_str(" ")?,
+                        c if c.is_control() => write!(f, "{}", c.escape_unicode())?,
                         c => write!(f, "{c}")?,
                     }
                 }

@@ -322,6 +322,15 @@ fn info_string_edge_cases() {
     assert_eq!(info(Info::string("")), "info string");
     assert_eq!(info(Info::string("trailing   ")), "info string trailing");
     assert_eq!(info(Info::string("two\nlines\r")), "info string two lines");
+    // Control characters echoed from a bad input line never reach the GUI raw.
+    assert_eq!(
+        info(Info::string("error: unknown command 'isready\0'")),
+        "info string error: unknown command 'isready\\u{0}'"
+    );
+    assert_eq!(
+        info(Info::string("\u{1b}[31mred\ttab")),
+        "info string \\u{1b}[31mred tab"
+    );
     assert_eq!(
         info(Info::string("error: unknown command 'ü'")),
         "info string error: unknown command 'ü'"
