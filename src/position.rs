@@ -64,17 +64,17 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, PositionError> {
         )));
     }
     let halfmove: u32 = match fields.get(4) {
-        Some(tok) => tok
-            .parse()
-            .map_err(|_| PositionError::HalfmoveClock(tok.to_string()))?,
+        Some(tok) => digits(tok)
+            .and_then(|t| t.parse().ok())
+            .ok_or_else(|| PositionError::HalfmoveClock(tok.to_string()))?,
         None => 0,
     };
     // Fullmove 0, which some tools write for a set-up position, is read as 1 (as
     // Stockfish and python-chess read it): it says nothing else.
     let fullmove: u32 = match fields.get(5) {
-        Some(tok) => match tok.parse::<u16>() {
-            Ok(n) => u32::from(n.max(1)),
-            _ => return Err(PositionError::FullmoveNumber(tok.to_string())),
+        Some(tok) => match digits(tok).and_then(|t| t.parse::<u16>().ok()) {
+            Some(n) => u32::from(n.max(1)),
+            None => return Err(PositionError::FullmoveNumber(tok.to_string())),
         },
         None => 1,
     };
@@ -103,6 +103,11 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, PositionError> {
 }
 
 type Squares = [Option<(Piece, Color)>; 64];
+
+/// `text` when it is all ASCII digits (a FEN counter: no sign, as `str::parse` allows).
+fn digits(text: &str) -> Option<&str> {
+    (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())).then_some(text)
+}
 
 /// Why an en-passant square that parses is still impossible.
 fn en_passant_problem(squares: &Squares, side: Color, text: &str) -> String {
@@ -144,10 +149,20 @@ fn parse_placement(text: &str) -> Result<Squares, PositionError> {
     for (i, row) in ranks.iter().enumerate() {
         let rank = 7 - i;
         let mut file = 0usize;
+        let mut after_digit = false;
         for c in row.chars() {
             if let Some(skip) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                // `44` for `8` is no FEN (python-chess refuses it too): one digit per run.
+                if after_digit {
+                    return Err(PositionError::Placement(format!(
+                        "rank {} has two digits in a row",
+                        rank + 1
+                    )));
+                }
+                after_digit = true;
                 file += skip as usize;
             } else {
+                after_digit = false;
                 let piece = piece_from_letter(c).ok_or_else(|| {
                     PositionError::Placement(format!("unexpected character '{c}'"))
                 })?;

@@ -247,6 +247,11 @@ const BAD_FENS: &[(&str, &str, &str)] = &[
         "rank",
     ),
     (
+        "two digits in a row",
+        "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rank",
+    ),
+    (
         "unknown piece letter",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
         "placement",
@@ -316,6 +321,16 @@ const BAD_FENS: &[(&str, &str, &str)] = &[
         "bad halfmove clock",
         "4k3/8/8/8/8/8/8/4K3 w - - x 1",
         "halfmove",
+    ),
+    (
+        "signed halfmove clock",
+        "4k3/8/8/8/8/8/8/4K3 w - - +0 1",
+        "halfmove",
+    ),
+    (
+        "signed fullmove number",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 +1",
+        "fullmove",
     ),
     (
         "fullmove number not a number",
