@@ -17,6 +17,7 @@ use cutoff::output::Output;
 use cutoff::{help, tools, uci};
 
 fn main() -> ExitCode {
+    end_quietly_on_closed_output();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
@@ -95,4 +96,24 @@ fn run_tool(args: &[String]) -> Option<ExitCode> {
             ExitCode::FAILURE
         }
     })
+}
+
+/// `println!` and `eprintln!` panic when their stream is closed (`cutoff perft 6 | head
+/// -1`, a tool's stderr piped to a reader that quit). The output can no longer reach
+/// anyone: end at once with a failure status, as a C tool killed by `SIGPIPE` would,
+/// rather than with a panic report; any other panic is reported as before.
+fn end_quietly_on_closed_output() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.starts_with("failed printing to std") {
+            std::process::exit(1);
+        }
+        report(info);
+    }));
 }

@@ -2,8 +2,9 @@
 //! stdout line is valid JSON (with a strict little parser below, so the test needs no
 //! JSON crate) and that the verdicts and the summary are right.
 
+use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 mod common;
 
@@ -147,6 +148,35 @@ fn node_limit_and_threads() {
     let nodes = lines[0].get("nodes").as_f64();
     assert!((20_000.0..=22_000.0).contains(&nodes), "{stdout}");
     assert_eq!(lines[1].get("total").as_f64(), 0.0);
+}
+
+/// A reader that quits early (`cutoff analyze ... | head -1`) closes the pipe: the tool
+/// ends with a failure status, not a panic (exit status 101), whichever stream it was.
+#[test]
+fn a_closed_stdout_or_stderr_ends_the_tool_without_a_panic() {
+    let dir = temp_dir("closed");
+    let path = dir.join("suite.epd");
+    std::fs::write(&path, SUITE).unwrap();
+    for closed_stream in ["stdout", "stderr"] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_cutoff"));
+        command.args(["analyze", path.to_str().unwrap(), "--depth", "4"]);
+        command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command.spawn().expect("cannot run cutoff");
+        // Drop the read end of one pipe at once; drain the other.
+        let mut open = if closed_stream == "stdout" {
+            drop(child.stdout.take());
+            Box::new(child.stderr.take().unwrap()) as Box<dyn Read>
+        } else {
+            drop(child.stderr.take());
+            Box::new(child.stdout.take().unwrap()) as Box<dyn Read>
+        };
+        let mut drained = Vec::new();
+        open.read_to_end(&mut drained).unwrap();
+        let status = child.wait().unwrap();
+        let text = String::from_utf8_lossy(&drained);
+        assert_ne!(status.code(), Some(101), "closed {closed_stream}: {text}");
+        assert!(!text.contains("panicked"), "closed {closed_stream}: {text}");
+    }
 }
 
 #[test]

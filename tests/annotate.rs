@@ -216,3 +216,21 @@ fn reads_standard_input_and_refuses_an_unreadable_file() {
     let stderr = String::from_utf8_lossy(&missing.stderr);
     assert!(stderr.contains("no-such-file.pgn"), "{stderr}");
 }
+
+/// A run refused before its first search (here for tablebases that are not there)
+/// leaves an existing `--out` file as it was.
+#[test]
+fn a_refused_run_leaves_the_output_file_alone() {
+    let dir = common::temp_dir("annotate", "refused");
+    let out = dir.join("kept.pgn");
+    std::fs::write(&out, "precious\n").unwrap();
+    let output = annotate(&[
+        &data("tactics.pgn"),
+        "--out",
+        out.to_str().unwrap(),
+        "--syzygy",
+        dir.join("no-such-folder").to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
+}

@@ -105,13 +105,15 @@ pub struct Args {
 pub fn main(args: &[String]) -> Result<(), AnnotateError> {
     let args: Args = crate::cli::parse("annotate", args)?;
     let text = crate::pgn::read_text(&args.file).at_path(&args.file)?;
+    // Everything that can refuse the run (the tablebases too) before `--out` is
+    // truncated: a run that cannot start leaves an existing file as it was.
+    let budget = budget(&args)?;
     let mut out: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path).at_path(path)?,
         )),
         None => Box::new(std::io::stdout().lock()),
     };
-    let budget = budget(&args)?;
     let settings = settings_text(&args);
     let items = input::read_games(&text);
     let output_path = args.out.clone().unwrap_or_else(|| "stdout".to_string());
