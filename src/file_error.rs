@@ -6,6 +6,12 @@
 
 use std::path::Path;
 
+/// `bytes` without the UTF-8 byte order mark some editors put at the start of a text file
+/// (so that the first line of an EPD or data file reads like the others).
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
 /// A file that could not be opened, read or written, with the path it was asked for.
 #[derive(Debug, thiserror::Error)]
 #[error("{path}: {source}")]

@@ -109,10 +109,12 @@ pub fn main(args: &[String]) -> Result<(), AnalyzeError> {
         .at_path(&config.path)?;
     // The search recurses deeply: run it on a thread with the search thread's stack.
     std::thread::scope(|scope| {
-        let worker = threads::spawn_scoped(scope, "analyze".into(), || run(&config, &text))
-            .map_err(|error| {
-                AnalyzeError::Thread(format!("cannot start the analysis thread: {error}"))
-            })?;
+        let worker = threads::spawn_scoped(scope, "analyze".into(), || {
+            run(&config, crate::file_error::without_bom(&text))
+        })
+        .map_err(|error| {
+            AnalyzeError::Thread(format!("cannot start the analysis thread: {error}"))
+        })?;
         worker
             .join()
             .unwrap_or_else(|_| Err(AnalyzeError::Thread("the analysis thread panicked".into())))

@@ -53,8 +53,12 @@ pub fn read(path: &str, chess960: bool) -> Result<EpdBook, EpdError> {
         if reader.read_until(b'\n', &mut bytes).at_path(path)? == 0 {
             break;
         }
+        let line = match number {
+            1 => crate::file_error::without_bom(&bytes),
+            _ => &bytes,
+        };
         // A line that is not UTF-8 is refused by the FEN parser, with its number.
-        match parse_line(&String::from_utf8_lossy(&bytes), chess960) {
+        match parse_line(&String::from_utf8_lossy(line), chess960) {
             None => {}
             Some(Ok(game)) => book.positions.push(game),
             Some(Err(why)) => book.bad_lines.push(BadLine { line: number, why }),
@@ -106,5 +110,18 @@ mod tests {
         assert_eq!(a.board, b.board);
         assert!(parse_line(shredder, false).unwrap().is_err());
         assert!(parse_line("not a fen at all", true).unwrap().is_err());
+    }
+
+    /// A byte order mark before the first line (as some Windows editors save) is not
+    /// part of the line: a book of one position saved so still has that position.
+    #[test]
+    fn a_byte_order_mark_before_the_first_line_is_skipped() {
+        let path = std::env::temp_dir().join(format!("cutoff-epd-bom-{}.epd", std::process::id()));
+        let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\r\n";
+        std::fs::write(&path, format!("\u{feff}{fen}{fen}")).unwrap();
+        let book = read(path.to_str().unwrap(), false).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(book.positions.len(), 2);
+        assert!(book.bad_lines.is_empty(), "{:?}", book.bad_lines);
     }
 }

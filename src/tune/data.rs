@@ -340,7 +340,7 @@ impl Dataset {
     /// [`BAD_LINES_SHOWN`] of them with their number and text, and skipped.
     pub fn load(path: &Path, threads: usize) -> Result<Dataset, TuneError> {
         let bytes = crate::file_error::read_regular_file(path).at_path(path)?;
-        let text = String::from_utf8_lossy(&bytes);
+        let text = String::from_utf8_lossy(crate::file_error::without_bom(&bytes));
         let (data, bad) = Dataset::parse(&text, threads).map_err(|bad| TuneError::Data {
             path: path.to_path_buf(),
             bad,
