@@ -22,6 +22,20 @@ pub enum GameEnd {
     InsufficientMaterial,
 }
 
+/// `checkmate`, `stalemate`, `threefold repetition`, `the fifty-move rule`,
+/// `insufficient material`.
+impl std::fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GameEnd::Checkmate { .. } => "checkmate",
+            GameEnd::Stalemate => "stalemate",
+            GameEnd::Repetition => "threefold repetition",
+            GameEnd::FiftyMoves => "the fifty-move rule",
+            GameEnd::InsufficientMaterial => "insufficient material",
+        })
+    }
+}
+
 /// Whether `mv` is neither a capture nor a promotion (castling is quiet).
 #[inline(always)]
 pub fn is_quiet(board: &Board, mv: Move) -> bool {

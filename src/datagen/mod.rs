@@ -55,13 +55,12 @@ pub enum DatagenError {
         #[source]
         source: crate::nnue::file::NetFileError,
     },
-    /// A line of the opening book is not a position.
-    #[error("{path}:{line}: {why}")]
-    Book {
-        path: String,
-        line: usize,
-        why: String,
-    },
+    /// The opening book holds a line that is no position, or a finished game.
+    #[error("{path}: {why}")]
+    Book { path: String, why: String },
+    /// The opening book holds no position.
+    #[error(transparent)]
+    EmptyBook(opening::epd::EpdError),
     /// The tablebases given by `--syzygy` could not be loaded.
     #[error("{0}")]
     Tablebase(#[from] crate::tablebase::TablebaseError),
@@ -194,22 +193,29 @@ fn read_network(path: &str) -> Result<Network, DatagenError> {
 }
 
 /// Reads an EPD or FEN book (`opening::epd`, standard castling); a line that is no
-/// position refuses the whole book, so that a run never starts from a book other than the
-/// one meant.
+/// position, or a position whose game is over, refuses the whole book, so that a run never
+/// starts from a book other than the one meant (nor plays the initial position instead of
+/// a finished one).
 pub fn read_book(path: &str) -> Result<Vec<Game>, DatagenError> {
     let book = opening::epd::read(path, false).map_err(|error| match error {
         opening::epd::EpdError::File(error) => DatagenError::File(error),
-        opening::epd::EpdError::Empty { path } => DatagenError::Book {
-            path,
-            line: 0,
-            why: "no positions".into(),
-        },
+        empty @ opening::epd::EpdError::Empty { .. } => DatagenError::EmptyBook(empty),
     })?;
-    match book.bad_lines.first() {
-        Some(bad) => Err(DatagenError::Book {
+    if let Some(bad) = book.bad_lines.first() {
+        return Err(DatagenError::Book {
             path: path.to_string(),
-            line: bad.line,
-            why: bad.why.clone(),
+            why: format!("line {}: {}", bad.line, bad.why),
+        });
+    }
+    let finished = book
+        .positions
+        .iter()
+        .enumerate()
+        .find_map(|(index, game)| crate::rules::game_end(game).map(|end| (index + 1, end)));
+    match finished {
+        Some((number, end)) => Err(DatagenError::Book {
+            path: path.to_string(),
+            why: format!("position {number} is a finished game ({end}): no move to play"),
         }),
         None => Ok(book.positions),
     }
@@ -410,6 +416,44 @@ mod tests {
         ] {
             assert!(parse_args(&words(bad)).is_err(), "accepted: {bad}");
         }
+    }
+
+    /// A book that is no book for datagen is refused with the reason, never replaced by
+    /// the initial position: a finished game (nothing to play from it), a line that is
+    /// no position, or no position at all (the first bad line named).
+    #[test]
+    fn books_with_finished_games_or_bad_lines_are_refused() {
+        let dir = std::env::temp_dir().join(format!("cutoff-datagen-books-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        let cases = [
+            (
+                "mate",
+                format!("{good}\n7k/6Q1/6K1/8/8/8/8/8 b - - 0 1\n"),
+                "position 2 is a finished game (checkmate)",
+            ),
+            (
+                "kings",
+                "8/8/4k3/8/8/4K3/8/8 w - - 0 1\n".to_string(),
+                "(insufficient material)",
+            ),
+            ("bad", format!("{good}\nnot a fen\n"), "line 2:"),
+            (
+                "960",
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\n".to_string(),
+                "no positions (line 1:",
+            ),
+        ];
+        for (name, text, expected) in cases {
+            let path = dir.join(format!("{name}.epd"));
+            std::fs::write(&path, text).unwrap();
+            let error = read_book(path.to_str().unwrap()).unwrap_err().to_string();
+            assert!(error.contains(expected), "{name}: {error}");
+        }
+        let path = dir.join("good.epd");
+        std::fs::write(&path, format!("{good}\n")).unwrap();
+        assert_eq!(read_book(path.to_str().unwrap()).unwrap().len(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

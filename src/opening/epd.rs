@@ -17,9 +17,13 @@ pub enum EpdError {
     /// The file could not be opened or read.
     #[error(transparent)]
     File(#[from] FileError),
-    /// The file holds no position.
-    #[error("{path}: no positions")]
-    Empty { path: String },
+    /// The file holds no position; `first_bad` is its first line that is no position, if
+    /// any (a Chess960 book read without Chess960, say).
+    #[error("{path}: no positions{}", first_bad.as_ref().map_or(String::new(), BadLine::aside))]
+    Empty {
+        path: String,
+        first_bad: Option<BadLine>,
+    },
 }
 
 /// A line of a book that is no position.
@@ -29,6 +33,13 @@ pub struct BadLine {
     pub line: usize,
     /// Why it was refused.
     pub why: String,
+}
+
+impl BadLine {
+    /// ` (line N: why)`, said after another message.
+    fn aside(&self) -> String {
+        format!(" (line {}: {})", self.line, self.why)
+    }
 }
 
 /// The positions of a book, in file order, and the lines that were set aside.
@@ -67,6 +78,7 @@ pub fn read(path: &str, chess960: bool) -> Result<EpdBook, EpdError> {
     if book.positions.is_empty() {
         return Err(EpdError::Empty {
             path: path.to_string(),
+            first_bad: book.bad_lines.into_iter().next(),
         });
     }
     Ok(book)
