@@ -55,6 +55,25 @@ pub fn open_regular_file(path: &Path) -> std::io::Result<std::fs::File> {
     std::fs::File::open(path)
 }
 
+/// Checks that a file can be written at `path` before a long run that writes it only at
+/// its end (`train`, `tune`): `path` is no directory and a file can be created or opened
+/// for writing there. An existing file is left as it was; a file made for the check is
+/// removed.
+pub fn check_writable(path: &Path) -> std::io::Result<()> {
+    if path.is_dir() {
+        return Err(std::io::Error::other("is a directory"));
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)?;
+    if !existed {
+        std::fs::remove_file(path)?;
+    }
+    Ok(())
+}
+
 /// The bytes of the regular file at `path` (anything else refused, as by
 /// [`open_regular_file`]).
 pub fn read_regular_file(path: &Path) -> std::io::Result<Vec<u8>> {
@@ -76,6 +95,24 @@ pub fn read_regular_file_up_to(path: &Path, limit: u64) -> std::io::Result<Vec<u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_writable_path_is_checked_without_changing_anything() {
+        let dir = std::env::temp_dir().join(format!("cutoff-writable-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A directory, or a file in a folder that does not exist, cannot be written.
+        assert!(check_writable(&dir).is_err());
+        assert!(check_writable(&dir.join("no-such-folder/net.nnue")).is_err());
+        // A new file is fine and is not left behind; an existing one keeps its bytes.
+        let new = dir.join("new.nnue");
+        check_writable(&new).unwrap();
+        assert!(!new.exists());
+        let old = dir.join("old.nnue");
+        std::fs::write(&old, b"kept").unwrap();
+        check_writable(&old).unwrap();
+        assert_eq!(std::fs::read(&old).unwrap(), b"kept");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn names_the_path_before_the_reason() {

@@ -502,6 +502,11 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
             return Ok(());
         }
     };
+    // Both files are written after the first epoch: refuse now rather than after it.
+    let checkpoint = PathBuf::from(format!("{}.ckpt", out.display()));
+    for path in [out, &checkpoint] {
+        crate::file_error::check_writable(path).at_path(path)?;
+    }
     let config = &command.config;
     let started = Instant::now();
     let mut split = load_files(

@@ -196,6 +196,7 @@ impl Options {
 /// Runs `cutoff tune` with `args`, the words after `tune`.
 pub fn main(args: &[String]) -> Result<(), TuneError> {
     let options = Options::parse(args)?;
+    crate::file_error::check_writable(&options.out).at_path(&options.out)?;
     let threads = options.train.threads;
 
     let started = Instant::now();
