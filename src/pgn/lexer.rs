@@ -25,6 +25,11 @@ pub enum Token<'a> {
     Bad(String),
 }
 
+/// Why a `{` comment is refused when no `}` follows it.
+const UNCLOSED_COMMENT: &str = "comment opened here is never closed (no '}')";
+/// Why a `<` is refused when no `>` follows it.
+const UNCLOSED_RESERVED: &str = "'<' opened here is never closed (no '>')";
+
 /// A token with the line it starts on (1-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Located<'a> {
@@ -101,6 +106,19 @@ impl<'a> Lexer<'a> {
                 (rest, false)
             }
         }
+    }
+
+    /// The text up to `end` (which is passed too), or, when `end` never comes, `None`
+    /// with the lexer moved to the next line that starts with a tag pair (or the end of
+    /// the text): an unclosed comment costs its own game, not every game after it.
+    fn until_closed(&mut self, end: char) -> Option<&'a str> {
+        let rest = self.rest();
+        if let Some(at) = rest.find(end) {
+            self.advance(at + 1);
+            return Some(&rest[..at]);
+        }
+        self.advance(rest.find("\n[").map_or(rest.len(), |at| at + 1));
+        None
     }
 
     fn tag(&mut self) -> Token<'a> {
@@ -201,7 +219,10 @@ impl<'a> Iterator for Lexer<'a> {
                 b'[' => self.tag(),
                 b'{' => {
                     self.advance(1);
-                    Token::Comment(self.until('}').0.trim())
+                    match self.until_closed('}') {
+                        Some(text) => Token::Comment(text.trim()),
+                        None => Token::Bad(UNCLOSED_COMMENT.to_string()),
+                    }
                 }
                 b';' => {
                     self.advance(1);
@@ -209,8 +230,10 @@ impl<'a> Iterator for Lexer<'a> {
                 }
                 b'<' => {
                     // Reserved for future expansion by the standard: skipped.
-                    self.until('>');
-                    continue;
+                    if self.until_closed('>').is_some() {
+                        continue;
+                    }
+                    Token::Bad(UNCLOSED_RESERVED.to_string())
                 }
                 b'.' => {
                     // Stray dots (`{comment} ... e5`) say nothing.

@@ -254,6 +254,29 @@ fn bad_setups_are_errors_and_the_next_game_is_read() {
     assert_eq!((fine.number, fine.tag("Event")), (4, Some("fine")));
 }
 
+/// A `{` or `<` that is never closed costs its own game, reported at the line it opens
+/// on, and the reading goes on at the next game's tag pairs.
+#[test]
+fn an_unclosed_comment_is_an_error_and_the_next_game_is_read() {
+    for opening in ["{", "<"] {
+        let text = format!(
+            "[Event \"a\"]\n\n1. e4 {opening}never closed e5 2. Nf3 1-0\n\n\
+             [Event \"b\"]\n\n1. d4 d5 1-0\n"
+        );
+        let results: Vec<_> = games(&text).collect();
+        assert_eq!(results.len(), 2, "{opening}: {results:?}");
+        let error = results[0].as_ref().unwrap_err();
+        assert!(matches!(error.kind, PgnErrorKind::Syntax(_)), "{error:?}");
+        assert!(error.to_string().contains("never closed"), "{error}");
+        assert!(error.to_string().contains("line 3"), "{error}");
+        let next = results[1].as_ref().unwrap();
+        assert_eq!(
+            (next.tag("Event"), sans(next)),
+            (Some("b"), vec!["d4", "d5"])
+        );
+    }
+}
+
 #[test]
 fn escape_lines_byte_order_marks_and_trailing_comments() {
     let text = "\u{feff}% exported by a tool\n[Event \"x\"]\n1. e4 e5 *\n{the end}\n";
