@@ -119,6 +119,26 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<ViriGame>, ViriError> {
     Ok(games)
 }
 
+/// The length of the leading part of `bytes` that holds whole games, found from the
+/// layout alone (each game's board, then 4-byte move records up to a zero one; nothing
+/// decoded): `bytes.len()` unless the data ends inside a game.
+pub fn whole_games_len(bytes: &[u8]) -> usize {
+    let mut whole = 0;
+    let mut offset = 0;
+    'games: while offset + PACKED_BOARD_BYTES <= bytes.len() {
+        offset += PACKED_BOARD_BYTES;
+        while let Some(record) = bytes.get(offset..offset + 4) {
+            offset += 4;
+            if record == [0, 0, 0, 0] {
+                whole = offset;
+                continue 'games;
+            }
+        }
+        break;
+    }
+    whole
+}
+
 /// Reads games one at a time from a byte buffer.
 pub struct GameReader<'a> {
     bytes: &'a [u8],
@@ -364,6 +384,24 @@ mod tests {
             start,
             result,
             plies,
+        }
+    }
+
+    /// Cut anywhere, a file of whole games keeps exactly the games that end before the
+    /// cut, by layout alone as by the full reader.
+    #[test]
+    fn whole_games_len_finds_the_last_whole_game() {
+        let mut rng = SplitMix64::new(7);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let mut bytes = Vec::new();
+        let mut ends = vec![0];
+        for _ in 0..3 {
+            random_game(start, false, &mut rng).write_to(&mut bytes);
+            ends.push(bytes.len());
+        }
+        for cut in 0..=bytes.len() {
+            let expected = *ends.iter().rev().find(|&&end| end <= cut).unwrap();
+            assert_eq!(whole_games_len(&bytes[..cut]), expected, "cut at {cut}");
         }
     }
 

@@ -58,6 +58,16 @@ pub enum DatagenError {
     /// The opening book holds a line that is no position, or a finished game.
     #[error("{path}: {why}")]
     Book { path: String, why: String },
+    /// The output file ends inside a game: what is appended after it could not be read.
+    #[error(
+        "{path} ends inside a game (its last {extra} bytes; a run stopped while writing?): \
+         cut it to its whole games with `truncate -s {whole} {path}`, or write to a new file"
+    )]
+    UnfinishedOutput {
+        path: String,
+        whole: usize,
+        extra: usize,
+    },
     /// The opening book holds no position.
     #[error(transparent)]
     EmptyBook(opening::epd::EpdError),
@@ -238,9 +248,35 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Record
     )
 }
 
+/// Refuses to append to a regular file at `path` whose end is not the end of a game (a
+/// viriformat game, or a line of text): the new games would be unreadable after it.
+fn check_appendable(path: &str, format: Format) -> Result<(), DatagenError> {
+    // A missing file is created; a device or a pipe (`/dev/stdout`) is not read back.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Ok(());
+    }
+    let bytes = crate::file_error::read_regular_file(std::path::Path::new(path)).at_path(path)?;
+    let whole = match format {
+        Format::Viri => crate::viri::whole_games_len(&bytes),
+        Format::Text => bytes
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |at| at + 1),
+    };
+    if whole == bytes.len() {
+        return Ok(());
+    }
+    Err(DatagenError::UnfinishedOutput {
+        path: path.to_string(),
+        whole,
+        extra: bytes.len() - whole,
+    })
+}
+
 /// Plays the run's games on `config.threads` threads and appends them, in game order, to
 /// `config.out`.
 pub fn run(config: &Config) -> Result<(), DatagenError> {
+    check_appendable(&config.out, config.format)?;
     let file = OpenOptions::new()
         .create(true)
         .append(true)
@@ -416,6 +452,32 @@ mod tests {
         ] {
             assert!(parse_args(&words(bad)).is_err(), "accepted: {bad}");
         }
+    }
+
+    /// Appending to a file that ends inside a game is refused with the size of its whole
+    /// games; a file of whole games, a missing file and a device are fine.
+    #[test]
+    fn an_output_that_ends_inside_a_game_is_refused() {
+        let dir =
+            std::env::temp_dir().join(format!("cutoff-datagen-append-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let viri = dir.join("cut.viri");
+        let mut bytes = vec![0u8; 32];
+        bytes.extend([0, 0, 0, 0]);
+        bytes.extend([1, 2, 3]);
+        std::fs::write(&viri, &bytes).unwrap();
+        let error = check_appendable(viri.to_str().unwrap(), Format::Viri).unwrap_err();
+        assert!(error.to_string().contains("truncate -s 36 "), "{error}");
+        std::fs::write(&viri, &bytes[..36]).unwrap();
+        assert!(check_appendable(viri.to_str().unwrap(), Format::Viri).is_ok());
+        let text = dir.join("cut.txt");
+        std::fs::write(&text, "a line\nhalf a li").unwrap();
+        let error = check_appendable(text.to_str().unwrap(), Format::Text).unwrap_err();
+        assert!(error.to_string().contains("truncate -s 7 "), "{error}");
+        let missing = dir.join("new.viri");
+        assert!(check_appendable(missing.to_str().unwrap(), Format::Viri).is_ok());
+        assert!(check_appendable("/dev/null", Format::Text).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A book that is no book for datagen is refused with the reason, never replaced by
