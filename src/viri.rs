@@ -64,20 +64,21 @@ pub struct ViriGame {
     pub plies: Vec<(Move, i16)>,
 }
 
-/// Why a viriformat file could not be read.
+/// Why a viriformat file could not be read. `game` and `ply` count from 0; the messages
+/// count from 1, as a reader of the file does.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ViriError {
     /// The file ends inside a game.
-    #[error("game {game}: the data ends inside the game (byte {offset})")]
+    #[error("game {}: the data ends inside the game (byte {offset})", .game + 1)]
     Truncated { game: usize, offset: usize },
     /// The start position is not a legal chess position.
-    #[error("game {game}: bad start position: {why}")]
+    #[error("game {}: bad start position: {why}", .game + 1)]
     BadBoard { game: usize, why: String },
     /// A result byte other than 0, 1 or 2.
-    #[error("game {game}: result byte {byte} is not 0, 1 or 2")]
+    #[error("game {}: result byte {byte} is not 0, 1 or 2", .game + 1)]
     BadResult { game: usize, byte: u8 },
     /// A move that is not legal where it was played, or whose kind is wrong.
-    #[error("game {game}, ply {ply}: {why}")]
+    #[error("game {}, ply {}: {why}", .game + 1, .ply + 1)]
     BadMove {
         game: usize,
         ply: usize,

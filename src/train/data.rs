@@ -307,18 +307,19 @@ pub fn load_bytes_with(
     lookahead: usize,
 ) -> Result<Split, ViriError> {
     let (split, damage) = load_until_damage(bytes, holdout, scores, lookahead);
-    damage.map_or(Ok(split), Err)
+    damage.map_or(Ok(split), |(_, error)| Err(error))
 }
 
 /// [`load_bytes_with`] that keeps the games before the first one it cannot read (a file
-/// cut short, or damaged), and returns that game's error beside them: viriformat has no
-/// marker to find the next game by, so the rest of the bytes are left unread.
+/// cut short, or damaged), and returns that game's first byte and error beside them:
+/// viriformat has no marker to find the next game by, so the rest of the bytes are left
+/// unread.
 pub fn load_until_damage(
     bytes: &[u8],
     holdout: f64,
     scores: Scores,
     lookahead: usize,
-) -> (Split, Option<ViriError>) {
+) -> (Split, Option<(usize, ViriError)>) {
     let mut split = Split::default();
     let built_in = crate::nnue::embedded();
     let mut reader = GameReader::new(bytes);
@@ -329,7 +330,7 @@ pub fn load_until_damage(
             Ok(Some(game)) => game,
             Ok(None) => break,
             Err(error) => {
-                damage = Some(error);
+                damage = Some((start, error));
                 break;
             }
         };

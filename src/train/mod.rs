@@ -723,10 +723,10 @@ pub fn load_files(
     let mut split = Split::default();
     for (part, (path, _)) in parts.into_iter().flatten().zip(files) {
         let (part, damage) = part?;
-        if let Some(error) = damage {
+        if let Some((byte, error)) = damage {
             eprintln!(
-                "cutoff train: {}: {error}; skipped with the rest of the file ({} games \
-                 before it kept)",
+                "cutoff train: {}: {error} (the game starts at byte {byte}); skipped with the \
+                 rest of the file ({} games before it kept)",
                 path.display(),
                 part.stats.games
             );

@@ -527,6 +527,22 @@ fn a_file_cut_inside_a_game_keeps_the_games_before_it() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The damage is named as a reader of the file counts: the game's number from 1 and the
+/// byte it starts at.
+#[test]
+fn damage_names_the_game_from_one_and_its_first_byte() {
+    let (bytes, _) = random_games(3, 22);
+    let mut reader = crate::viri::GameReader::new(&bytes);
+    reader.next_game().unwrap();
+    reader.next_game().unwrap();
+    let third = reader.offset();
+    let (split, damage) =
+        super::data::load_until_damage(&bytes[..bytes.len() - 3], 0.0, Scores::Raw, 0);
+    let (byte, error) = damage.unwrap();
+    assert_eq!((split.stats.games, byte), (2, third));
+    assert!(error.to_string().starts_with("game 3: "), "{error}");
+}
+
 #[test]
 fn devices_are_refused_as_data_and_as_a_start() {
     let zero = std::path::Path::new("/dev/zero");
