@@ -217,6 +217,23 @@ fn reads_standard_input_and_refuses_an_unreadable_file() {
     assert!(stderr.contains("no-such-file.pgn"), "{stderr}");
 }
 
+/// A tag given twice is one key of the JSON headers, with its first value (as the PGN
+/// reader's `tag` gives it): parsers differ on which value of a repeated key they keep.
+#[test]
+fn a_repeated_tag_is_one_json_key() {
+    let dir = common::temp_dir("annotate", "repeated");
+    let path = dir.join("repeated.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"first\"]\n[Event \"second\"]\n\n1. e4 e5 *\n",
+    )
+    .unwrap();
+    let text = stdout_of(&[path.to_str().unwrap(), "--nodes", "200", "--json"]);
+    assert_eq!(text.matches("\"Event\":").count(), 1, "{text}");
+    let game: Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(game["headers"]["Event"], "first", "{text}");
+}
+
 /// A run refused before its first search (here for tablebases that are not there)
 /// leaves an existing `--out` file as it was.
 #[test]

@@ -29,14 +29,19 @@ impl From<Eval> for EvalJson {
     }
 }
 
-/// The tags as a JSON object in file order.
+/// The tags as a JSON object in file order. A tag given twice keeps its first value (the
+/// one `PgnGame::tag` reads): a JSON object with a repeated key is read differently by
+/// different parsers.
 struct Tags<'a>(&'a [(String, String)]);
 
 impl Serialize for Tags<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        let mut map = serializer.serialize_map(None)?;
+        let mut written = std::collections::HashSet::new();
         for (name, value) in self.0 {
-            map.serialize_entry(name, value)?;
+            if written.insert(name.as_str()) {
+                map.serialize_entry(name, value)?;
+            }
         }
         map.end()
     }
