@@ -92,33 +92,34 @@ impl<'a> Lexer<'a> {
         &self.text[self.pos..]
     }
 
-    /// The text up to (not including) the first `end` byte, and moves past that byte (or to
-    /// the end of the text when there is none; `closed` tells which).
-    fn until(&mut self, end: char) -> (&'a str, bool) {
+    /// The text up to (not including) the first `end`, moving past it; `None`, without
+    /// moving, when there is none.
+    fn past(&mut self, end: char) -> Option<&'a str> {
         let rest = self.rest();
-        match rest.find(end) {
-            Some(at) => {
-                self.advance(at + 1);
-                (&rest[..at], true)
-            }
-            None => {
-                self.advance(rest.len());
-                (rest, false)
-            }
-        }
+        let at = rest.find(end)?;
+        self.advance(at + 1);
+        Some(&rest[..at])
     }
 
-    /// The text up to `end` (which is passed too), or, when `end` never comes, `None`
-    /// with the lexer moved to the next line that starts with a tag pair (or the end of
-    /// the text): an unclosed comment costs its own game, not every game after it.
+    /// [`Lexer::past`], or the rest of the text when `end` never comes.
+    fn until(&mut self, end: char) -> &'a str {
+        self.past(end).unwrap_or_else(|| {
+            let rest = self.rest();
+            self.advance(rest.len());
+            rest
+        })
+    }
+
+    /// [`Lexer::past`], or, when `end` never comes, `None` with the lexer moved to the next
+    /// line that starts with a tag pair (or the end of the text): an unclosed comment costs
+    /// its own game, not every game after it.
     fn until_closed(&mut self, end: char) -> Option<&'a str> {
-        let rest = self.rest();
-        if let Some(at) = rest.find(end) {
-            self.advance(at + 1);
-            return Some(&rest[..at]);
+        let found = self.past(end);
+        if found.is_none() {
+            let rest = self.rest();
+            self.advance(rest.find("\n[").map_or(rest.len(), |at| at + 1));
         }
-        self.advance(rest.find("\n[").map_or(rest.len(), |at| at + 1));
-        None
+        found
     }
 
     fn tag(&mut self) -> Token<'a> {
@@ -131,7 +132,7 @@ impl<'a> Lexer<'a> {
         self.advance(name_len);
         self.skip_space();
         if name.is_empty() || self.peek_byte() != Some(b'"') {
-            let (text, _) = self.until(']');
+            let text = self.until(']');
             return Token::Bad(format!("malformed tag pair [{name}{text}]"));
         }
         self.advance(1); // '"'
@@ -154,7 +155,7 @@ impl<'a> Lexer<'a> {
             }
         }
         let Some(len) = closed else {
-            let (_, _) = self.until(']');
+            self.until(']');
             return Token::Bad(format!("tag {name}: the value has no closing quote"));
         };
         self.advance(len);
@@ -163,7 +164,7 @@ impl<'a> Lexer<'a> {
             self.advance(1);
             Token::Tag { name, value }
         } else {
-            let (text, _) = self.until(']');
+            let text = self.until(']');
             Token::Bad(format!("tag {name}: unexpected {text:?} before ']'"))
         }
     }
@@ -226,7 +227,7 @@ impl<'a> Iterator for Lexer<'a> {
                 }
                 b';' => {
                     self.advance(1);
-                    Token::Comment(self.until('\n').0.trim())
+                    Token::Comment(self.until('\n').trim())
                 }
                 b'<' => {
                     // Reserved for future expansion by the standard: skipped.

@@ -502,10 +502,11 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
             return Ok(());
         }
     };
+    let out = out.display().to_string();
+    let checkpoint_path = format!("{out}.ckpt");
     // Both files are written after the first epoch: refuse now rather than after it.
-    let checkpoint = PathBuf::from(format!("{}.ckpt", out.display()));
-    for path in [out, &checkpoint] {
-        crate::file_error::check_writable(path).at_path(path)?;
+    for path in [&out, &checkpoint_path] {
+        crate::file_error::check_writable(Path::new(path)).at_path(path)?;
     }
     let config = &command.config;
     let started = Instant::now();
@@ -547,8 +548,6 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
         config.seed
     );
     report_reference_losses(&split, config.wdl);
-    let out = out.display().to_string();
-    let checkpoint_path = format!("{out}.ckpt");
     let mut write_error = None;
     let start = match &command.init {
         Some(net) => net.clone(),
