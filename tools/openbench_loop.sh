@@ -3,9 +3,9 @@
 # OpenBench DATAGEN workload and a bullet run take, with fastchess in place of the
 # OpenBench client and `cutoff train` in place of bullet.
 #
-#     tools/openbench_loop.sh [BINARY] [OPENINGS] [GAMES] [NODES] [OUTDIR]
+#     tools/openbench_loop.sh [BINARY] [N_OPENINGS] [GAMES] [NODES] [OUTDIR]
 #
-#  1. `BINARY "genfens OPENINGS seed 1 book None" "quit"`, as the OpenBench client calls it;
+#  1. `BINARY "genfens N_OPENINGS seed 1 book None" "quit"`, as the OpenBench client calls it;
 #     the `info string genfens` lines become an EPD book.
 #  2. fastchess plays GAMES games (each opening once, as DATAGEN does) between two copies of
 #     BINARY at NODES nodes a move, writing a PGN whose move comments carry the scores.
@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=$(realpath "${1:-./target/release/cutoff}")
-OPENINGS=${2:-200}
+N_OPENINGS=${2:-200}
 GAMES=${3:-200}
 NODES=${4:-5000}
 OUT=${5:-logs/loop}
@@ -32,9 +32,9 @@ command -v "$FASTCHESS" > /dev/null || {
 mkdir -p "$OUT"
 step() { printf '\n== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
 
-step "1. genfens: $OPENINGS openings"
+step "1. genfens: $N_OPENINGS openings"
 start_ms=$(date +%s%3N)
-"$BIN" "genfens $OPENINGS seed 1 book None" "quit" > "$OUT/genfens.out"
+"$BIN" "genfens $N_OPENINGS seed 1 book None" "quit" > "$OUT/genfens.out"
 grep '^info string genfens ' "$OUT/genfens.out" | sed 's/^info string genfens //' \
     > "$OUT/openings.epd"
 echo "$(wc -l < "$OUT/openings.epd") positions in $(($(date +%s%3N) - start_ms)) ms" \

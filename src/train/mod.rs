@@ -215,7 +215,7 @@ pub struct EpochReport {
 #[command(
     group = clap::ArgGroup::new("games").required(true).multiple(true).args(["data", "scaled_data"]),
     name = "cutoff train",
-    about = "Trains the neural network (768 -> H x 2 -> 1, SCReLU) on viriformat games and \
+    about = "Trains the neural network (768 -> H x 2 -> 1 per output bucket, SCReLU) on viriformat games and \
              writes the quantised network after every epoch, with a float checkpoint beside it."
 )]
 pub struct Args {
