@@ -48,15 +48,22 @@ pub fn is_noisy(board: &Board, mv: Move) -> bool {
     !is_quiet(board, mv)
 }
 
-/// Neither side can mate: bare kings, or a single minor piece against a bare king.
+/// Neither side can mate: bare kings, a single minor piece, or bishops only, all on
+/// squares of one colour (of either side: no king can be mated on a square of the other
+/// colour, which they never attack), as FIDE's dead position and python-chess count it.
 pub fn insufficient_material(board: &Board) -> bool {
     let heavy_or_pawns =
         board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
     if !heavy_or_pawns.is_empty() {
         return false;
     }
-    let minors = board.pieces(Piece::Knight) | board.pieces(Piece::Bishop);
-    minors.len() <= 1
+    let knights = board.pieces(Piece::Knight);
+    let bishops = board.pieces(Piece::Bishop);
+    if (knights | bishops).len() <= 1 {
+        return true;
+    }
+    knights.is_empty()
+        && (bishops.is_subset(BitBoard::DARK_SQUARES) || bishops.is_subset(BitBoard::LIGHT_SQUARES))
 }
 
 /// The fifty-move rule: a hundred plies without a capture or pawn move, unless the last
@@ -220,7 +227,12 @@ mod tests {
             ("8/8/2b1k3/8/8/4K3/8/8 w - - 0 1", true),
             // Two minors can mate (or help mate): not dead.
             ("8/8/4k3/8/8/2NNK3/8/8 w - - 0 1", false),
-            ("8/8/2b1k3/8/8/3BK3/8/8 w - - 0 1", false),
+            ("8/8/2b1k3/8/3B4/4K3/8/8 w - - 0 1", false),
+            // Bishops all on squares of one colour cannot mate, whoever owns them.
+            ("8/8/8/4k3/8/3b4/8/4K2B w - - 0 1", true),
+            ("8/8/1b2k3/8/8/2B5/8/B3K3 w - - 0 1", true),
+            ("3b4/8/4k3/8/8/8/8/4K2B w - - 0 1", false),
+            ("8/8/8/4k3/8/3b4/8/4KN1B w - - 0 1", false),
             ("8/8/4k3/8/8/3PK3/8/8 w - - 0 1", false),
             ("8/8/4k3/8/8/3RK3/8/8 w - - 0 1", false),
             ("8/8/4k3/8/8/3QK3/8/8 w - - 0 1", false),

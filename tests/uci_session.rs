@@ -1097,6 +1097,21 @@ fn checkmated_side_to_move_reports_mate_0_and_bestmove_0000() {
     if single_bestmove(&engine, &lines).0 != "0000" {
         engine.fail("go infinite + stop: expected `bestmove 0000`");
     }
+    // With UCI_ShowWDL the certain result comes with it: lost, or drawn by stalemate.
+    engine.send("setoption name UCI_ShowWDL value true");
+    for (fen, expected) in [
+        (CHECKMATED, "info depth 0 score mate 0 wdl 0 0 1000"),
+        (
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "info depth 0 score cp 0 wdl 0 1000 0",
+        ),
+    ] {
+        engine.send(&format!("position fen {fen}"));
+        let (lines, _) = search(&mut engine, "go depth 3");
+        if !lines.iter().any(|l| l == expected) {
+            engine.fail(&format!("{fen}: no `{expected}` line"));
+        }
+    }
 }
 
 #[test]

@@ -84,7 +84,10 @@ impl Searcher<'_> {
         } else {
             None
         };
-        let tt_move = tt_entry.and_then(|e| e.mv);
+        let tt_move = match self.root_first {
+            Some(first) if root => Some(first),
+            _ => tt_entry.and_then(|e| e.mv),
+        };
         if let Some(entry) = tt_entry {
             // (Giving a quiet hash move that cuts off here its cutoff's history bonus
             // measured -12.2 ± 17.2 Elo in 1,000 games at 10,000 nodes/move: left out.)

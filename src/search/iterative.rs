@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use cozy_chess::{Board, Move};
-use protocol::{Info, Response, Score, ScoreBound};
+use protocol::{Info, Response, Score, ScoreBound, Wdl};
 
 use super::control::{Control, SharedState};
 use super::evaluator::Evaluator;
@@ -147,8 +147,18 @@ fn search_depth(
             .copied()
             .filter(|m| !lines.iter().any(|l| l.moves.first() == Some(m)))
             .collect();
-        let guess = previous.get(index).map(|l| l.score);
-        match aspiration_search(searcher, board, depth, guess, line_count) {
+        let last = previous.get(index);
+        let first = last
+            .and_then(|l| l.moves.first().copied())
+            .filter(|m| searcher.root_moves.contains(m));
+        match aspiration_search(
+            searcher,
+            board,
+            depth,
+            last.map(|l| l.score),
+            first,
+            line_count,
+        ) {
             Some(line) => lines.push(line),
             None => break,
         }
@@ -321,6 +331,7 @@ fn aspiration_search(
     board: &Board,
     depth: i32,
     guess: Option<i32>,
+    mut first: Option<Move>,
     line_count: usize,
 ) -> Option<Line> {
     let mut delta = params::asp_delta();
@@ -334,6 +345,11 @@ fn aspiration_search(
     loop {
         // A move that beat alpha in an earlier window is no evidence in this one.
         searcher.root_best = None;
+        // The first window searches `first` (the last depth's move for this line) first:
+        // the hash move there is the last line's of a MultiPV depth, the worst, and a
+        // search stopped in that window kept it as the best move. A wider window's
+        // search starts from the hash move the narrower one left.
+        searcher.root_first = first.take();
         let score = searcher.negamax(board, alpha, beta, depth, 0, false);
         if searcher.control.stopped() {
             return None;
@@ -429,14 +445,30 @@ pub fn start(
         root.score
     });
     if root_moves.is_empty() {
-        let score = if board.checkers().is_empty() {
-            Score::Cp(0)
+        // Mated (`mate 0`, as Stockfish says it) or stalemate: certain, so is the WDL.
+        let (score, wdl) = if board.checkers().is_empty() {
+            (
+                Score::Cp(0),
+                Wdl {
+                    win: 0,
+                    draw: 1000,
+                    loss: 0,
+                },
+            )
         } else {
-            Score::Mate(0)
+            (
+                Score::Mate(0),
+                Wdl {
+                    win: 0,
+                    draw: 0,
+                    loss: 1000,
+                },
+            )
         };
         out.send(&Response::Info(Info {
             depth: Some(0),
             score: Some((score, ScoreBound::Exact)),
+            wdl: job.settings.show_wdl.then_some(wdl),
             ..Info::default()
         }));
         return SearchOutcome::default();

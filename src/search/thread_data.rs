@@ -189,6 +189,9 @@ pub struct Searcher<'a> {
     pub root_depth: i32,
     /// The root moves to search this iteration (searchmoves, less MultiPV exclusions).
     pub root_moves: Vec<Move>,
+    /// The root move to search first: the last depth's move for the line being searched,
+    /// in the place of the hash move (which, after a MultiPV depth, is the last line's).
+    pub root_first: Option<Move>,
     /// Nodes spent under each root move in the current iteration.
     pub root_nodes: Vec<(Move, u64)>,
     /// The best root move of the iteration so far, with its score.
@@ -240,6 +243,7 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             root_depth: 0,
             root_moves: Vec::new(),
+            root_first: None,
             root_nodes: Vec::new(),
             root_best: None,
             reporter: None,
