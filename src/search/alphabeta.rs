@@ -80,7 +80,7 @@ impl Searcher<'_> {
         let excluded = self.stack[ply].excluded;
         let key = board.hash();
         let tt_entry = if excluded.is_none() {
-            self.tt.probe(key, ply)
+            self.tt.probe(key, ply, board.halfmove_clock())
         } else {
             None
         };
@@ -637,7 +637,7 @@ impl Searcher<'_> {
         }
 
         let key = board.hash();
-        let tt_entry = self.tt.probe(key, ply);
+        let tt_entry = self.tt.probe(key, ply, board.halfmove_clock());
         if let Some(entry) = tt_entry {
             if entry.cuts_off(alpha, beta) {
                 return entry.score;

@@ -307,7 +307,7 @@ fn choose_move(
         let mv = best.filter(|_| !best_ends_game)?;
         let mut after = board.clone();
         after.try_play(mv).ok()?;
-        tt.probe(after.hash(), 0)
+        tt.probe(after.hash(), 0, after.halfmove_clock())
             .and_then(|e| e.mv)
             .filter(|&reply| after.is_legal(reply))
     });

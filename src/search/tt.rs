@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use cozy_chess::{Move, Piece, Square};
 
-use crate::score::TB_WIN_BOUND;
+use crate::score::{is_mate, MATE, TB_WIN_BOUND};
 
 /// How a stored score bounds the true score of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,13 +224,15 @@ impl TranspositionTable {
     }
 
     /// The entry stored for `key`, if any, its mate scores made relative to the root of
-    /// a search that reaches this position at `ply`.
-    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+    /// a search that reaches this position at `ply` with the fifty-move counter at
+    /// `halfmove` (a stored mate that cannot land before the fifty-move draw is no mate
+    /// there: see [`score_from_tt`]).
+    pub fn probe(&self, key: u64, ply: usize, halfmove: u8) -> Option<TtEntry> {
         let cluster = self.cluster(key);
         cluster.slots.iter().find_map(|slot| {
             let data = slot.data.load(Relaxed);
             let check = slot.check.load(Relaxed);
-            (data != 0 && check ^ data == key).then(|| Packed(data).unpack(ply))
+            (data != 0 && check ^ data == key).then(|| Packed(data).unpack(ply, halfmove))
         })
     }
 
@@ -336,6 +338,24 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// What a stored score and bound say of a position reached with the fifty-move counter at
+/// `halfmove`. The same position stored with a lower counter may hold a mate (`stored`,
+/// relative to the position) that lands after the hundredth reversible ply, where the
+/// game is already drawn. Such an entry says no more than that the side cannot be mated
+/// (or cannot mate) in time: a bound just short of a proven result, on the side that is
+/// still true, which settles no ordinary window. (A mate on the hundredth ply stands.)
+fn bound_within_fifty_moves(stored: i32, bound: Bound, halfmove: u8) -> (i32, Bound) {
+    let plies_left = 100 - i32::from(halfmove.min(100));
+    if !is_mate(stored) || MATE - stored.abs() <= plies_left {
+        return (stored, bound);
+    }
+    if stored > 0 {
+        (TB_WIN_BOUND - 1, Bound::Upper)
+    } else {
+        (1 - TB_WIN_BOUND, Bound::Lower)
+    }
+}
+
 /// The inverse of [`score_to_tt`].
 fn score_from_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
@@ -402,17 +422,20 @@ impl Packed {
         )
     }
 
-    fn unpack(self, ply: usize) -> TtEntry {
+    fn unpack(self, ply: usize, halfmove: u8) -> TtEntry {
+        let stored = i32::from((self.0 >> Self::SCORE_SHIFT) as u16 as i16);
+        let bound = match (self.0 >> Self::BOUND_SHIFT) & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            _ => Bound::Exact,
+        };
+        let (score, bound) = bound_within_fifty_moves(stored, bound, halfmove);
         TtEntry {
             mv: unpack_move(self.mv()),
-            score: score_from_tt(i32::from((self.0 >> Self::SCORE_SHIFT) as u16 as i16), ply),
+            score: score_from_tt(score, ply),
             eval: i32::from((self.0 >> Self::EVAL_SHIFT) as u16 as i16),
             depth: self.depth(),
-            bound: match (self.0 >> Self::BOUND_SHIFT) & 3 {
-                1 => Bound::Upper,
-                2 => Bound::Lower,
-                _ => Bound::Exact,
-            },
+            bound,
         }
     }
 
@@ -504,7 +527,7 @@ mod tests {
     fn store_probe_roundtrip() {
         let tt = TranspositionTable::new(1);
         let key = 0x1234_5678_9abc_def0;
-        assert_eq!(tt.probe(key, 0), None);
+        assert_eq!(tt.probe(key, 0, 0), None);
         let m = Some(Move {
             from: Square::E7,
             to: Square::E8,
@@ -518,8 +541,12 @@ mod tests {
             depth: 7,
             bound: Bound::Lower,
         };
-        assert_eq!(tt.probe(key, 3), Some(expected));
-        assert_eq!(tt.probe(key, 9), Some(expected), "plain scores ignore ply");
+        assert_eq!(tt.probe(key, 3, 0), Some(expected));
+        assert_eq!(
+            tt.probe(key, 9, 0),
+            Some(expected),
+            "plain scores ignore ply"
+        );
 
         for (i, (depth, bound)) in [(-8, Bound::Upper), (127, Bound::Exact), (0, Bound::Lower)]
             .into_iter()
@@ -527,7 +554,7 @@ mod tests {
         {
             let key = key + 1 + i as u64;
             tt.store(key, None, 0, 0, depth, bound, 0);
-            let entry = tt.probe(key, 0).expect("stored");
+            let entry = tt.probe(key, 0, 0).expect("stored");
             assert_eq!((entry.depth, entry.bound, entry.mv), (depth, bound, None));
         }
     }
@@ -536,23 +563,42 @@ mod tests {
     fn values_are_clamped() {
         let tt = TranspositionTable::new(1);
         tt.store(1, None, 40_000, -40_000, 500, Bound::Exact, 0);
-        let entry = tt.probe(1, 0).expect("stored");
+        let entry = tt.probe(1, 0, 0).expect("stored");
         assert_eq!(
             (entry.score, entry.eval, entry.depth),
             (32_767, -32_768, 127)
         );
         tt.store(2, None, 0, 0, -50, Bound::Exact, 0);
-        assert_eq!(tt.probe(2, 0).map(|e| e.depth), Some(-DEPTH_OFFSET));
+        assert_eq!(tt.probe(2, 0, 0).map(|e| e.depth), Some(-DEPTH_OFFSET));
     }
 
     #[test]
     fn mate_scores_are_node_relative() {
         let tt = TranspositionTable::new(1);
         tt.store(42, None, mate_in(10), 0, 5, Bound::Exact, 4);
-        assert_eq!(tt.probe(42, 6).map(|e| e.score), Some(mate_in(12)));
-        assert_eq!(tt.probe(42, 4).map(|e| e.score), Some(mate_in(10)));
+        assert_eq!(tt.probe(42, 6, 0).map(|e| e.score), Some(mate_in(12)));
+        assert_eq!(tt.probe(42, 4, 0).map(|e| e.score), Some(mate_in(10)));
         tt.store(43, None, mated_in(9), 0, 5, Bound::Upper, 3);
-        assert_eq!(tt.probe(43, 1).map(|e| e.score), Some(mated_in(7)));
+        assert_eq!(tt.probe(43, 1, 0).map(|e| e.score), Some(mated_in(7)));
+    }
+
+    /// A mate six plies from the stored position lands on the hundredth reversible ply
+    /// from a counter of 94 (it stands), after it from 95 (drawn first): there the entry
+    /// only bounds the score short of a proven result, on the side still true.
+    #[test]
+    fn mates_past_the_fifty_move_draw_are_no_mates() {
+        use crate::score::TB_WIN_BOUND;
+        let tt = TranspositionTable::new(1);
+        let read = |key, halfmove| tt.probe(key, 2, halfmove).map(|e| (e.score, e.bound));
+        tt.store(46, None, mate_in(8), 0, 5, Bound::Exact, 2);
+        assert_eq!(read(46, 94), Some((mate_in(8), Bound::Exact)));
+        assert_eq!(read(46, 95), Some((TB_WIN_BOUND - 1, Bound::Upper)));
+        tt.store(47, None, mated_in(8), 0, 5, Bound::Upper, 2);
+        assert_eq!(read(47, 94), Some((mated_in(8), Bound::Upper)));
+        assert_eq!(read(47, 95), Some((1 - TB_WIN_BOUND, Bound::Lower)));
+        assert_eq!(read(47, 200), Some((1 - TB_WIN_BOUND, Bound::Lower)));
+        let entry = tt.probe(46, 2, 99).expect("stored");
+        assert!(!entry.cuts_off(-100, 100), "no ordinary window is settled");
     }
 
     #[test]
@@ -560,9 +606,9 @@ mod tests {
         use crate::score::{tb_loss_in, tb_win_in};
         let tt = TranspositionTable::new(1);
         tt.store(44, None, tb_win_in(10), 0, 5, Bound::Lower, 4);
-        assert_eq!(tt.probe(44, 6).map(|e| e.score), Some(tb_win_in(12)));
+        assert_eq!(tt.probe(44, 6, 0).map(|e| e.score), Some(tb_win_in(12)));
         tt.store(45, None, tb_loss_in(9), 0, 5, Bound::Upper, 3);
-        assert_eq!(tt.probe(45, 1).map(|e| e.score), Some(tb_loss_in(7)));
+        assert_eq!(tt.probe(45, 1, 0).map(|e| e.score), Some(tb_loss_in(7)));
     }
 
     #[test]
@@ -578,10 +624,14 @@ mod tests {
             Bound::Exact,
             0,
         );
-        assert_eq!(tt.probe(keys[1], 0), None);
-        assert_eq!(tt.probe(keys[0] ^ 1 << 40, 0), None);
-        assert!(tt.probe(keys[0], 0).is_some());
-        assert_eq!(tt.probe(0, 0), None, "an empty slot never hits, even key 0");
+        assert_eq!(tt.probe(keys[1], 0, 0), None);
+        assert_eq!(tt.probe(keys[0] ^ 1 << 40, 0, 0), None);
+        assert!(tt.probe(keys[0], 0, 0).is_some());
+        assert_eq!(
+            tt.probe(0, 0, 0),
+            None,
+            "an empty slot never hits, even key 0"
+        );
     }
 
     #[test]
@@ -590,18 +640,18 @@ mod tests {
         let m = mv(Square::G1, Square::F3);
         tt.store(7, m, 10, 0, 10, Bound::Lower, 0);
         tt.store(7, None, 20, 0, 11, Bound::Upper, 0);
-        assert_eq!(tt.probe(7, 0).map(|e| (e.mv, e.score)), Some((m, 20)));
+        assert_eq!(tt.probe(7, 0, 0).map(|e| (e.mv, e.score)), Some((m, 20)));
         // Much shallower and not exact: the deep entry stays.
         tt.store(7, None, 30, 0, 2, Bound::Lower, 0);
-        assert_eq!(tt.probe(7, 0).map(|e| e.score), Some(20));
+        assert_eq!(tt.probe(7, 0, 0).map(|e| e.score), Some(20));
         // An exact bound always overwrites.
         tt.store(7, None, 40, 0, 2, Bound::Exact, 0);
-        assert_eq!(tt.probe(7, 0).map(|e| (e.score, e.depth)), Some((40, 2)));
+        assert_eq!(tt.probe(7, 0, 0).map(|e| (e.score, e.depth)), Some((40, 2)));
         // So does anything in a later search.
         tt.store(7, None, 5, 0, 12, Bound::Exact, 0);
         tt.new_search();
         tt.store(7, None, 50, 0, 1, Bound::Upper, 0);
-        assert_eq!(tt.probe(7, 0).map(|e| (e.score, e.mv)), Some((50, m)));
+        assert_eq!(tt.probe(7, 0, 0).map(|e| (e.score, e.mv)), Some((50, m)));
     }
 
     #[test]
@@ -612,7 +662,7 @@ mod tests {
             tt.store(key, None, 0, 0, [9, 3, 12, 6][i], Bound::Exact, 0);
         }
         tt.store(keys[4], None, 0, 0, 1, Bound::Exact, 0);
-        let present: Vec<bool> = keys.iter().map(|&k| tt.probe(k, 0).is_some()).collect();
+        let present: Vec<bool> = keys.iter().map(|&k| tt.probe(k, 0, 0).is_some()).collect();
         assert_eq!(present, [true, false, true, true, true]);
     }
 
@@ -630,12 +680,12 @@ mod tests {
         }
         // Four searches old is worth 32 plies: the depth-30 entry goes first.
         tt.store(keys[4], None, 0, 0, 1, Bound::Exact, 0);
-        let present: Vec<bool> = keys.iter().map(|&k| tt.probe(k, 0).is_some()).collect();
+        let present: Vec<bool> = keys.iter().map(|&k| tt.probe(k, 0, 0).is_some()).collect();
         assert_eq!(present, [false, true, true, true, true]);
         // Among equals in age, the shallowest goes.
         tt.store(keys[0], None, 0, 0, 5, Bound::Exact, 0);
-        assert!(tt.probe(keys[0], 0).is_some());
-        assert!(tt.probe(keys[4], 0).is_none());
+        assert!(tt.probe(keys[0], 0, 0).is_some());
+        assert!(tt.probe(keys[4], 0, 0).is_none());
     }
 
     #[test]
@@ -646,7 +696,7 @@ mod tests {
         }
         tt.store(3, None, 1, 0, 1, Bound::Exact, 0);
         assert!(tt.hashfull() <= 1000);
-        assert_eq!(tt.probe(3, 0).map(|e| e.score), Some(1));
+        assert_eq!(tt.probe(3, 0, 0).map(|e| e.score), Some(1));
     }
 
     #[test]
@@ -684,9 +734,9 @@ mod tests {
         for &key in &keys {
             tt.store(key, None, 1, 0, 1, Bound::Exact, 0);
         }
-        assert!(keys.iter().all(|&k| tt.probe(k, 0).is_some()));
+        assert!(keys.iter().all(|&k| tt.probe(k, 0, 0).is_some()));
         tt.clear();
-        assert!(keys.iter().all(|&k| tt.probe(k, 0).is_none()));
+        assert!(keys.iter().all(|&k| tt.probe(k, 0, 0).is_none()));
     }
 
     /// What the concurrency test stores for `key`: the move and score are functions of
@@ -722,7 +772,7 @@ mod tests {
                             if r & 1 << 10 == 0 {
                                 let depth = (r >> 32) as i32 % 64;
                                 tt.store(key, m, score, 0, depth, Bound::Exact, 0);
-                            } else if let Some(entry) = tt.probe(key, 0) {
+                            } else if let Some(entry) = tt.probe(key, 0, 0) {
                                 hits += 1;
                                 assert_eq!((entry.mv, entry.score), (m, score));
                             }
