@@ -942,6 +942,32 @@ fn go_mate_without_such_a_mate_ends_at_end_of_input() {
     engine.expect_exit_status_0();
 }
 
+/// The same message when another limit ends a `go mate` search first (it names the depth
+/// completed), and none after a `stop`, which asks for the move alone.
+#[test]
+fn go_mate_ended_by_another_limit_says_no_mate_was_found() {
+    let mut engine = start();
+    engine.send("position fen 8/8/2k5/r7/8/5K2/6R1/8 w - - 0 1");
+    for go in ["go mate 2 depth 3", "go mate 2 nodes 3000"] {
+        let (lines, _) = search(&mut engine, go);
+        let said = lines
+            .iter()
+            .any(|l| l.starts_with("info string no mate in 2 found: searched to depth "));
+        if !said {
+            engine.fail(&format!("{go}: no `no mate in 2 found` line"));
+        }
+    }
+    // From the start position a mate-in-3 search runs for many seconds: `stop` ends it.
+    engine.send("position startpos");
+    engine.send("go mate 3");
+    wait_for_search_info(&mut engine);
+    engine.send("stop");
+    let lines = engine.read_until_bestmove(TIMEOUT);
+    if lines.iter().any(|l| l.contains("no mate in")) {
+        engine.fail("a `no mate` line after stop");
+    }
+}
+
 #[test]
 fn position_during_a_search_does_not_change_the_searched_position() {
     let mut engine = start();

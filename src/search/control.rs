@@ -149,6 +149,12 @@ impl<'a> Control<'a> {
         self.shared.stop_all();
     }
 
+    /// Whether `stop` (or `quit`) has come from the GUI during this search, rather than a
+    /// limit ending it (main thread only: helpers never hear the GUI).
+    pub fn stop_requested(&mut self) -> bool {
+        self.signals.as_mut().is_some_and(|s| s.stop_requested())
+    }
+
     /// Whether the clock is not yet running (`go ponder` before `ponderhit`).
     pub fn pondering(&mut self) -> bool {
         self.signals.as_mut().is_some_and(|s| {

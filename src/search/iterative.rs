@@ -87,7 +87,9 @@ fn run(
 
     if let (Some(mate), Some(out)) = (job.limits.mate, searcher.reporter.as_ref().map(|r| r.out)) {
         let found = lines.first().is_some_and(|l| mates_within(l.score, mate));
-        if !found && !searcher.control.stopped() {
+        // Said whenever the search ended by itself or by another limit (nodes, time,
+        // depth); not after a `stop`, which asks for the move and nothing more.
+        if !found && !searcher.control.stop_requested() {
             out.info_string(&format!(
                 "no mate in {mate} found: searched to depth {completed_depth}"
             ));
