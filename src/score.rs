@@ -17,6 +17,9 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores at or beyond this magnitude (and short of a mate) are tablebase results.
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+/// The best score short of a proven result: what a hash entry's mate beyond the
+/// fifty-move draw bounds the score by (`tt.rs`). Never the score of a searched line.
+pub const UNPROVEN: i32 = TB_WIN_BOUND - 1;
 
 // Every score fits the hash table's 16 bits.
 const _: () = assert!(INFINITY < i16::MAX as i32 && TB_WIN < INFINITY);

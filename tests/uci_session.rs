@@ -957,9 +957,18 @@ fn go_mate_ended_by_another_limit_says_no_mate_was_found() {
             engine.fail(&format!("{go}: no `no mate in 2 found` line"));
         }
     }
-    // From the start position a mate-in-3 search runs for many seconds: `stop` ends it.
+    // A side already mated (or stalemated) has no mate either: depth 0.
+    engine.send(&format!("position fen {CHECKMATED}"));
+    let (lines, _) = search(&mut engine, "go mate 1");
+    if !lines
+        .iter()
+        .any(|l| l == "info string no mate in 1 found: searched to depth 0")
+    {
+        engine.fail("checkmated: no `no mate in 1 found: searched to depth 0` line");
+    }
+    // From the start position a mate-in-40 search would run for hours: `stop` ends it.
     engine.send("position startpos");
-    engine.send("go mate 3");
+    engine.send("go mate 40");
     wait_for_search_info(&mut engine);
     engine.send("stop");
     let lines = engine.read_until_bestmove(TIMEOUT);

@@ -12,7 +12,9 @@ use super::thread_data::Searcher;
 use super::tt::{Bound, TtEntry, MAX_DEPTH};
 use crate::moves::captured;
 use crate::rules::{is_quiet, OpponentAttacks};
-use crate::score::{is_decisive, mate_in, mated_in, tb_loss_in, tb_win_in, INFINITY, MAX_PLY};
+use crate::score::{
+    is_decisive, mate_in, mated_in, tb_loss_in, tb_win_in, INFINITY, MAX_PLY, UNPROVEN,
+};
 use crate::tablebase::Wdl;
 
 /// How many of the quiet moves and of the captures searched at a node are kept for the
@@ -560,7 +562,9 @@ impl Searcher<'_> {
             || ply >= 2 * self.root_depth as usize
             || entry.depth < depth - params::se_tt_depth_margin()
             || entry.bound == Bound::Upper
-            || is_decisive(entry.score)
+            // A proven result, or the bound short of one that a mate beyond the
+            // fifty-move draw leaves (`tt.rs`): no score to search just below.
+            || entry.score.abs() >= UNPROVEN
         {
             return Singular::Extend(0);
         }

@@ -149,10 +149,11 @@ fn search_depth(
             .copied()
             .filter(|m| !lines.iter().any(|l| l.moves.first() == Some(m)))
             .collect();
+        // With one line (and so on every thread of Lazy SMP) the hash move is that move.
         let last = previous.get(index);
         let first = last
             .and_then(|l| l.moves.first().copied())
-            .filter(|m| searcher.root_moves.contains(m));
+            .filter(|m| line_count > 1 && searcher.root_moves.contains(m));
         match aspiration_search(
             searcher,
             board,
@@ -473,6 +474,9 @@ pub fn start(
             wdl: job.settings.show_wdl.then_some(wdl),
             ..Info::default()
         }));
+        if let Some(mate) = job.limits.mate {
+            out.info_string(&format!("no mate in {mate} found: searched to depth 0"));
+        }
         return SearchOutcome::default();
     }
     tt.new_search();

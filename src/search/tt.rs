@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use cozy_chess::{Move, Piece, Square};
 
-use crate::score::{is_mate, MATE, TB_WIN_BOUND};
+use crate::score::{is_mate, MATE, TB_WIN_BOUND, UNPROVEN};
 
 /// How a stored score bounds the true score of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -341,18 +341,30 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
 /// What a stored score and bound say of a position reached with the fifty-move counter at
 /// `halfmove`. The same position stored with a lower counter may hold a mate (`stored`,
 /// relative to the position) that lands after the hundredth reversible ply, where the
-/// game is already drawn. Such an entry says no more than that the side cannot be mated
-/// (or cannot mate) in time: a bound just short of a proven result, on the side that is
-/// still true, which settles no ordinary window. (A mate on the hundredth ply stands.)
+/// game is already drawn. (A mate on the hundredth ply stands.)
+///
+/// Where the entry rules out a faster mate (a win exact or an upper bound, a loss exact
+/// or a lower bound), the side cannot mate, or cannot be mated, in time: a bound just
+/// short of a proven result on that side ([`UNPROVEN`]). Where it does not (a win as a
+/// lower bound, a loss as an upper one), a faster mate may still land in time and the
+/// entry says nothing: the same bound on the other side, which is empty. Neither settles
+/// an ordinary window.
 fn bound_within_fifty_moves(stored: i32, bound: Bound, halfmove: u8) -> (i32, Bound) {
     let plies_left = 100 - i32::from(halfmove.min(100));
     if !is_mate(stored) || MATE - stored.abs() <= plies_left {
         return (stored, bound);
     }
-    if stored > 0 {
-        (TB_WIN_BOUND - 1, Bound::Upper)
+    // An upper bound for an exact win (cannot mate in time) and for any upper bound (as
+    // true of a win; empty for a loss); a lower bound for the rest, the same way round.
+    let upper = match bound {
+        Bound::Exact => stored > 0,
+        Bound::Upper => true,
+        Bound::Lower => false,
+    };
+    if upper {
+        (UNPROVEN, Bound::Upper)
     } else {
-        (1 - TB_WIN_BOUND, Bound::Lower)
+        (-UNPROVEN, Bound::Lower)
     }
 }
 
@@ -587,18 +599,33 @@ mod tests {
     /// only bounds the score short of a proven result, on the side still true.
     #[test]
     fn mates_past_the_fifty_move_draw_are_no_mates() {
-        use crate::score::TB_WIN_BOUND;
+        use crate::score::UNPROVEN;
         let tt = TranspositionTable::new(1);
-        let read = |key, halfmove| tt.probe(key, 2, halfmove).map(|e| (e.score, e.bound));
-        tt.store(46, None, mate_in(8), 0, 5, Bound::Exact, 2);
+        // Keys of six different clusters (a cluster holds four entries).
+        let key = |k: u64| k << 56;
+        let read = |k, halfmove| tt.probe(key(k), 2, halfmove).map(|e| (e.score, e.bound));
+        // Exact: the side cannot mate (or be mated) in time.
+        tt.store(key(46), None, mate_in(8), 0, 5, Bound::Exact, 2);
         assert_eq!(read(46, 94), Some((mate_in(8), Bound::Exact)));
-        assert_eq!(read(46, 95), Some((TB_WIN_BOUND - 1, Bound::Upper)));
-        tt.store(47, None, mated_in(8), 0, 5, Bound::Upper, 2);
-        assert_eq!(read(47, 94), Some((mated_in(8), Bound::Upper)));
-        assert_eq!(read(47, 95), Some((1 - TB_WIN_BOUND, Bound::Lower)));
-        assert_eq!(read(47, 200), Some((1 - TB_WIN_BOUND, Bound::Lower)));
-        let entry = tt.probe(46, 2, 99).expect("stored");
-        assert!(!entry.cuts_off(-100, 100), "no ordinary window is settled");
+        assert_eq!(read(46, 95), Some((UNPROVEN, Bound::Upper)));
+        tt.store(key(47), None, mated_in(8), 0, 5, Bound::Exact, 2);
+        assert_eq!(read(47, 95), Some((-UNPROVEN, Bound::Lower)));
+        assert_eq!(read(47, 200), Some((-UNPROVEN, Bound::Lower)));
+        // Bounds that rule out a faster mate keep their side.
+        tt.store(key(48), None, mate_in(8), 0, 5, Bound::Upper, 2);
+        assert_eq!(read(48, 95), Some((UNPROVEN, Bound::Upper)));
+        tt.store(key(49), None, mated_in(8), 0, 5, Bound::Lower, 2);
+        assert_eq!(read(49, 95), Some((-UNPROVEN, Bound::Lower)));
+        // Bounds that do not (a faster mate may land in time) say nothing.
+        tt.store(key(50), None, mate_in(8), 0, 5, Bound::Lower, 2);
+        assert_eq!(read(50, 94), Some((mate_in(8), Bound::Lower)));
+        assert_eq!(read(50, 95), Some((-UNPROVEN, Bound::Lower)));
+        tt.store(key(51), None, mated_in(8), 0, 5, Bound::Upper, 2);
+        assert_eq!(read(51, 95), Some((UNPROVEN, Bound::Upper)));
+        for k in 46..=51 {
+            let entry = tt.probe(key(k), 2, 99).expect("stored");
+            assert!(!entry.cuts_off(-100, 100), "no ordinary window is settled");
+        }
     }
 
     #[test]
