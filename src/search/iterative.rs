@@ -90,9 +90,7 @@ fn run(
         // Said whenever the search ended by itself or by another limit (nodes, time,
         // depth); not after a `stop`, which asks for the move and nothing more.
         if !found && !searcher.control.stop_requested() {
-            out.info_string(&format!(
-                "no mate in {mate} found: searched to depth {completed_depth}"
-            ));
+            report_no_mate(out, mate, completed_depth);
         }
     }
     let mut outcome = choose_move(
@@ -105,6 +103,13 @@ fn run(
     );
     outcome.score = searcher.root_score(outcome.score);
     (outcome, searcher.histories)
+}
+
+/// `go mate N`'s answer when the search found no such mate, `depth` its last completed.
+fn report_no_mate(out: &Output, mate: u32, depth: u32) {
+    out.info_string(&format!(
+        "no mate in {mate} found: searched to depth {depth}"
+    ));
 }
 
 /// Whether `score` is a mate the side to move gives in `moves` moves or fewer (`go mate`).
@@ -475,7 +480,7 @@ pub fn start(
             ..Info::default()
         }));
         if let Some(mate) = job.limits.mate {
-            out.info_string(&format!("no mate in {mate} found: searched to depth 0"));
+            report_no_mate(out, mate, 0);
         }
         return SearchOutcome::default();
     }

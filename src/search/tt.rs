@@ -226,7 +226,7 @@ impl TranspositionTable {
     /// The entry stored for `key`, if any, its mate scores made relative to the root of
     /// a search that reaches this position at `ply` with the fifty-move counter at
     /// `halfmove` (a stored mate that cannot land before the fifty-move draw is no mate
-    /// there: see [`score_from_tt`]).
+    /// there: see [`bound_within_fifty_moves`]).
     pub fn probe(&self, key: u64, ply: usize, halfmove: u8) -> Option<TtEntry> {
         let cluster = self.cluster(key);
         cluster.slots.iter().find_map(|slot| {
@@ -350,8 +350,8 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
 /// entry says nothing: the same bound on the other side, which is empty. Neither settles
 /// an ordinary window.
 fn bound_within_fifty_moves(stored: i32, bound: Bound, halfmove: u8) -> (i32, Bound) {
-    let plies_left = 100 - i32::from(halfmove.min(100));
-    if !is_mate(stored) || MATE - stored.abs() <= plies_left {
+    // Almost every entry holds no mate: that test first, on the probe's hot path.
+    if !is_mate(stored) || MATE - stored.abs() <= 100 - i32::from(halfmove.min(100)) {
         return (stored, bound);
     }
     // An upper bound for an exact win (cannot mate in time) and for any upper bound (as
