@@ -1,7 +1,7 @@
 //! The rules of the game that are not move generation: how a game ends (checkmate,
 //! stalemate, repetition, the fifty-move rule, insufficient material) and which moves are
-//! quiet. The search, `datagen` and `analyze` all ask here, and so does the tablebase code
-//! about which positions may be probed.
+//! quiet. The search, `datagen` and `opening` all ask here; which positions the tablebases
+//! may be probed for is `tablebase.rs`'s question.
 
 use cozy_chess::{BitBoard, Board, Color, Move, Piece};
 
