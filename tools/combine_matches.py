@@ -5,18 +5,20 @@ A time-control SPRT of a small step needs more games than one sitting can play: 
 in parts of a fixed length, each with its own seed (tools/logged_match.sh writes each
 part's PGN), and decide on the sum after each part:
 
-    tools/combine_matches.py --sprt 0 10 logs/part1.pgn logs/part2.pgn ...
+    tools/combine_matches.py --sprt 0 10 --first NEW logs/part1.pgn logs/part2.pgn ...
 
 A part is a PGN of its games (fastchess's -pgnout, where both games of an opening share a
 Round tag, or an older runner's, where rounds 2p+1 and 2p+2 are one opening's pair; only
 complete pairs count) or an older runner's JSON summary (fields engines, wins, losses,
-draws, pentanomial). The first engine of the first part is the one whose result is given.
+draws, pentanomial). The result given is that of the engine `--first` names (tools/sprt.sh
+names the candidate), by default White of the first game written to the first part, which
+in a PGN written as games finish can be either engine.
 
 While a part is still being played, its PGN counts its completed pairs, so the decision
 can be taken after every pair, as in one unbroken SPRT; `--stop PID` then sends SIGTERM to
 that part's runner once the sum is decided (exit status 1). For example, every 30 seconds:
 
-    while sleep 30; do tools/combine_matches.py --sprt 0 10 part1.pgn part2.pgn \
+    while sleep 30; do tools/combine_matches.py --sprt 0 10 --first NEW part1.pgn part2.pgn \
         --stop "$RUNNER_PID" || break; done
 
 Statistics: logistic Elo from the mean score per pair, its 95% margin from the pentanomial
@@ -81,6 +83,8 @@ def pgn_part(path, first):
     if not games:
         return None, (0, 0, 0), [0] * 5
     first = first or games[0][1]
+    if first not in (games[0][1], games[0][2]):
+        raise ValueError(f"no engine {first} (it has {games[0][1]} and {games[0][2]})")
     engines = [first, games[0][2] if games[0][1] == first else games[0][1]]
     rounds = {}
     for game in games:
@@ -99,10 +103,15 @@ def pgn_part(path, first):
     return engines, (flat.count(1.0), flat.count(0.0), flat.count(0.5)), penta
 
 
-def json_part(path):
+def json_part(path, first):
+    """(engines, (W, L, D), pentanomial) of `first` (or the summary's first engine)."""
     with open(path, encoding="utf-8") as f:
         part = json.load(f)
-    return part["engines"], (part["wins"], part["losses"], part["draws"]), part["pentanomial"]
+    engines, penta = list(part["engines"]), list(part["pentanomial"])
+    wins, losses, draws = part["wins"], part["losses"], part["draws"]
+    if first and engines[0] != first and first in engines:
+        return engines[::-1], (losses, wins, draws), penta[::-1]
+    return engines, (wins, losses, draws), penta
 
 
 def main():
@@ -111,22 +120,27 @@ def main():
     parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--first", metavar="NAME",
+                        help="the engine whose result is given (default: White of the first game)")
     parser.add_argument("--stop", type=int, metavar="PID",
                         help="SIGTERM this runner once the SPRT has decided (exit status 1)")
     args = parser.parse_args()
 
     engines, wins, losses, draws, penta = None, 0, 0, 0, [0] * 5
     for path in args.parts:
+        first = engines[0] if engines else args.first
         try:
             if path.endswith(".json"):
-                names, (won, lost, drawn), part = json_part(path)
+                names, (won, lost, drawn), part = json_part(path, first)
             else:
-                names, (won, lost, drawn), part = pgn_part(path, engines and engines[0])
+                names, (won, lost, drawn), part = pgn_part(path, first)
         except (OSError, KeyError, ValueError) as error:
             sys.exit(f"combine_matches.py: {path}: {error}")
         if names is None:
             print(f"{path}: no finished game")
             continue
+        if first and first not in names:
+            sys.exit(f"combine_matches.py: {path} has engines {names}, not {first}")
         if engines is None:
             engines = names
         elif sorted(names) != sorted(engines):

@@ -11,7 +11,7 @@
 #
 # The games go to logs/TAG.{pgn,log} (tools/logged_match.sh: openings drawn by SEED,
 # colours swapped, concurrency 2; give each part its own SEED). Every minute the parts are
-# summed by tools/combine_matches.py --sprt ELO0 ELO1, which prints W-L-D, the pentanomial
+# summed by tools/combine_matches.py --sprt ELO0 ELO1, which prints NEW's W-L-D, the pentanomial
 # Elo and the LLR to logs/TAG.sprt and stops this part's fastchess once H0 or H1 is
 # accepted. A part stopped early (Ctrl-C, a machine handed on) keeps its complete pairs:
 # the next part names it among EARLIER. A timed match needs both cores: pause everything
@@ -26,6 +26,8 @@ NEW=${5:?new binary}
 BASE=${6:?base binary}
 shift 6
 EARLIER=("$@")
+NEW_NAME=${NEW_NAME:-$(basename "$NEW")}
+BASE_NAME=${BASE_NAME:-$(basename "$BASE")}
 TC=${TC:-8+0.08}
 GAMES=${GAMES:-20000}
 for part in "${EARLIER[@]}"; do
@@ -40,8 +42,8 @@ if [[ -e logs/$TAG.pgn ]]; then
 fi
 mkdir -p logs
 tools/logged_match.sh "$TAG" "$SEED" "$GAMES" \
-    -engine cmd="$NEW" name="${NEW_NAME:-$(basename "$NEW")}" \
-    -engine cmd="$BASE" name="${BASE_NAME:-$(basename "$BASE")}" \
+    -engine cmd="$NEW" name="$NEW_NAME" \
+    -engine cmd="$BASE" name="$BASE_NAME" \
     -each tc="$TC" option.Threads=1 option.Hash=16 > /dev/null &
 MATCH=$!
 # fastchess itself is the process to stop: logged_match.sh pipes it into tee.
@@ -55,10 +57,11 @@ while kill -0 "$MATCH" 2> /dev/null; do
     sleep 60
     [[ -f logs/$TAG.pgn ]] || continue
     # Exit status 1 is also "no complete pair yet": only a verdict ends the loop.
-    python3 tools/combine_matches.py --sprt "$ELO0" "$ELO1" "${EARLIER[@]}" \
-        "logs/$TAG.pgn" ${RUNNER:+--stop "$RUNNER"} > "logs/$TAG.sprt" 2>&1 || true
+    python3 tools/combine_matches.py --sprt "$ELO0" "$ELO1" --first "$NEW_NAME" \
+        "${EARLIER[@]}" "logs/$TAG.pgn" ${RUNNER:+--stop "$RUNNER"} > "logs/$TAG.sprt" 2>&1 || true
     grep -q "accepted" "logs/$TAG.sprt" && break
 done
 wait "$MATCH" || true
-python3 tools/combine_matches.py --sprt "$ELO0" "$ELO1" "${EARLIER[@]}" "logs/$TAG.pgn" \
+python3 tools/combine_matches.py --sprt "$ELO0" "$ELO1" --first "$NEW_NAME" "${EARLIER[@]}" \
+    "logs/$TAG.pgn" \
     | tee "logs/$TAG.sprt" || true
