@@ -68,6 +68,11 @@ def sprt_llr(penta, elo0, elo1):
     return sum(penta) * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
 
 
+def check_engine(first, engines):
+    if first not in engines:
+        raise ValueError(f"no engine {first} (it has {engines[0]} and {engines[1]})")
+
+
 def pgn_part(path, first):
     """(engines, (W, L, D), pentanomial) of `first` (or White of the first game) over the
     complete pairs of a PGN."""
@@ -83,8 +88,7 @@ def pgn_part(path, first):
     if not games:
         return None, (0, 0, 0), [0] * 5
     first = first or games[0][1]
-    if first not in (games[0][1], games[0][2]):
-        raise ValueError(f"no engine {first} (it has {games[0][1]} and {games[0][2]})")
+    check_engine(first, games[0][1:3])
     engines = [first, games[0][2] if games[0][1] == first else games[0][1]]
     rounds = {}
     for game in games:
@@ -109,7 +113,8 @@ def json_part(path, first):
         part = json.load(f)
     engines, penta = list(part["engines"]), list(part["pentanomial"])
     wins, losses, draws = part["wins"], part["losses"], part["draws"]
-    if first and engines[0] != first and first in engines:
+    if first and engines[0] != first:
+        check_engine(first, engines)
         return engines[::-1], (losses, wins, draws), penta[::-1]
     return engines, (wins, losses, draws), penta
 
@@ -120,8 +125,8 @@ def main():
     parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--beta", type=float, default=0.05)
-    parser.add_argument("--first", metavar="NAME",
-                        help="the engine whose result is given (default: White of the first game)")
+    parser.add_argument("--first", metavar="NAME", help="the engine whose result is given "
+                        "(default: White of the first game)")
     parser.add_argument("--stop", type=int, metavar="PID",
                         help="SIGTERM this runner once the SPRT has decided (exit status 1)")
     args = parser.parse_args()
@@ -139,8 +144,6 @@ def main():
         if names is None:
             print(f"{path}: no finished game")
             continue
-        if first and first not in names:
-            sys.exit(f"combine_matches.py: {path} has engines {names}, not {first}")
         if engines is None:
             engines = names
         elif sorted(names) != sorted(engines):

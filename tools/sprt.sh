@@ -11,9 +11,9 @@
 #
 # The games go to logs/TAG.{pgn,log} (tools/logged_match.sh: openings drawn by SEED,
 # colours swapped, concurrency 2; give each part its own SEED). Every minute the parts are
-# summed by tools/combine_matches.py --sprt ELO0 ELO1, which prints NEW's W-L-D, the pentanomial
-# Elo and the LLR to logs/TAG.sprt and stops this part's fastchess once H0 or H1 is
-# accepted. A part stopped early (Ctrl-C, a machine handed on) keeps its complete pairs:
+# summed by tools/combine_matches.py --sprt ELO0 ELO1, which prints NEW's W-L-D, the
+# pentanomial Elo and the LLR to logs/TAG.sprt and stops this part's fastchess once H0 or
+# H1 is accepted. A part stopped early (Ctrl-C, a machine handed on) keeps its complete pairs:
 # the next part names it among EARLIER. A timed match needs both cores: pause everything
 # else while it runs.
 set -euo pipefail
@@ -40,6 +40,9 @@ if [[ -e logs/$TAG.pgn ]]; then
     echo "sprt.sh: logs/$TAG.pgn exists: give this part a new TAG" >&2
     exit 2
 fi
+# The sum of EARLIER and this part, from NEW's side.
+SUM=(python3 tools/combine_matches.py --sprt "$ELO0" "$ELO1" --first "$NEW_NAME" "${EARLIER[@]}"
+    "logs/$TAG.pgn")
 mkdir -p logs
 tools/logged_match.sh "$TAG" "$SEED" "$GAMES" \
     -engine cmd="$NEW" name="$NEW_NAME" \
@@ -57,11 +60,8 @@ while kill -0 "$MATCH" 2> /dev/null; do
     sleep 60
     [[ -f logs/$TAG.pgn ]] || continue
     # Exit status 1 is also "no complete pair yet": only a verdict ends the loop.
-    python3 tools/combine_matches.py --sprt "$ELO0" "$ELO1" --first "$NEW_NAME" \
-        "${EARLIER[@]}" "logs/$TAG.pgn" ${RUNNER:+--stop "$RUNNER"} > "logs/$TAG.sprt" 2>&1 || true
+    "${SUM[@]}" ${RUNNER:+--stop "$RUNNER"} > "logs/$TAG.sprt" 2>&1 || true
     grep -q "accepted" "logs/$TAG.sprt" && break
 done
 wait "$MATCH" || true
-python3 tools/combine_matches.py --sprt "$ELO0" "$ELO1" --first "$NEW_NAME" "${EARLIER[@]}" \
-    "logs/$TAG.pgn" \
-    | tee "logs/$TAG.sprt" || true
+"${SUM[@]}" | tee "logs/$TAG.sprt" || true
