@@ -1,6 +1,7 @@
 //! Float checkpoints: the trainer's weights exactly as they stand, so that a run can start
 //! from another run's result (`--init`). Only the weights are kept, not the optimiser's
-//! moments: a run started from a checkpoint is a new run with its own schedule.
+//! moments: a run started from a checkpoint is a new run with its own schedule (the state
+//! file of `resume.rs` keeps them, for `--resume`).
 //!
 //! Layout, little-endian: magic `CUTOFFCK3` (9 bytes), hidden size (u32), output buckets
 //! (u32), input layout (u32, the network file's code), then every parameter of

@@ -6,7 +6,7 @@
 //!              [--hidden 128] [--epochs 10]
 //!              [--lr 0.001] [--wdl 0.0] [--holdout 0.05] [--threads all] [--seed 1]
 //!              [--batch 16384] [--buckets 1] [--init CHECKPOINT|NET [--anchor 0]] [--mirror]
-//!              [--lookahead 0] [--decay 0.01]
+//!              [--lookahead 0] [--decay 0.01] [--resume]
 //! cutoff train --data FILE|DIR [...] --measure CHECKPOINT|NET [--measure ...]
 //! ```
 //!
@@ -23,7 +23,11 @@
 //! split across threads (`parallel.rs`). After every epoch the quantised network
 //! (`export.rs`) is written to `--out`, and the float weights to `--out` plus `.ckpt`
 //! (`checkpoint.rs`), each through a temporary file renamed into place, so a stopped run
-//! leaves the last finished epoch's network whole; `--init` starts from such a checkpoint,
+//! leaves the last finished epoch's network whole, and the run's state (`resume.rs`: the
+//! weights, AdamW's moments and the epochs done) to `--out` plus `.state`, from which
+//! `--resume` goes on after the last finished epoch exactly as the run would have gone on
+//! (a run of a hundred million positions takes longer than a machine may be had for);
+//! `--init` starts a new run from a checkpoint,
 //! or from a network file's weights divided back to floats, instead of random weights (its
 //! hidden size is used); `--anchor X` then also pulls every weight back towards its
 //! starting value by `lr · X` of the distance each step (a weight decay towards the start
@@ -54,7 +58,10 @@ pub mod export;
 pub mod model;
 pub mod optim;
 pub mod parallel;
+pub mod resume;
 
+#[cfg(test)]
+mod resume_tests;
 #[cfg(test)]
 mod tests;
 
@@ -127,6 +134,19 @@ pub enum TrainError {
     /// No position survived the filter (or none was left for training).
     #[error("no training positions in the data")]
     NoData,
+    /// A `--resume` state file that cannot be read.
+    #[error("{path}: {error}")]
+    State {
+        path: String,
+        #[source]
+        error: resume::StateError,
+    },
+    /// A `--resume` state file written by a run with other flags or data.
+    #[error(
+        "{path} belongs to another run (other flags, data or --init); remove it to start \
+         this run anew, or give the flags and data of the run that wrote it"
+    )]
+    OtherRun { path: String },
 }
 
 /// The hyperparameters of a run.
@@ -184,6 +204,9 @@ pub struct Command {
     /// `--lookahead`: label each training position with the mean of its search score and
     /// those of up to this many plies after it (`data::smoothed_score`); 0 = its own.
     pub lookahead: usize,
+    /// `--resume`: go on from the state file of an unfinished run with these flags and
+    /// data (`resume.rs`), if there is one.
+    pub resume: bool,
 }
 
 /// What `cutoff train` does with the data.
@@ -287,6 +310,11 @@ pub struct Args {
     /// this many plies after it in its game (the held-out positions keep their own).
     #[arg(long, default_value_t = 0)]
     lookahead: usize,
+    /// Go on from OUT.state, which every epoch writes, after the last epoch it records, as
+    /// if the run had never stopped; without that file, start from the first epoch. The
+    /// flags and data must be the run's own (a state of another run is refused).
+    #[arg(long, conflicts_with = "measure")]
+    resume: bool,
 }
 
 fn parse_inputs(word: &str) -> Result<Inputs, String> {
@@ -365,6 +393,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         init,
         mirror: args.mirror,
         lookahead: args.lookahead,
+        resume: args.resume,
     })
 }
 
@@ -504,10 +533,76 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
     };
     let out = out.display().to_string();
     let checkpoint_path = format!("{out}.ckpt");
-    // Both files are written after the first epoch: refuse now rather than after it.
-    for path in [&out, &checkpoint_path] {
+    let state_path = format!("{out}.state");
+    // The files are written after the first epoch: refuse now rather than after it.
+    for path in [&out, &checkpoint_path, &state_path] {
         crate::file_error::check_writable(Path::new(path)).at_path(path)?;
     }
+    let config = &command.config;
+    let mut split = load_training_split(command)?;
+    report_reference_losses(&split, config.wdl);
+    let fingerprint = run_fingerprint(command, &split.train);
+    let resumed = match command.resume {
+        true => read_state(&state_path, fingerprint)?,
+        false => None,
+    };
+    if let Some(state) = &resumed {
+        if state.epochs_done >= config.epochs {
+            eprintln!(
+                "{state_path}: the run finished all {} epochs; {out} is its network",
+                config.epochs
+            );
+            return Ok(());
+        }
+        eprintln!(
+            "resuming after epoch {} of {} ({state_path}): replaying {} shuffles",
+            state.epochs_done, config.epochs, state.epochs_done
+        );
+    }
+    let init = match &command.init {
+        Some(net) => net.clone(),
+        None => Network::new(config.hidden, config.buckets, config.seed).with_inputs(config.inputs),
+    };
+    let mut write_error = None;
+    let start = RunStart { init, resumed };
+    train_run(start, config, &mut split, |report, net, moments| {
+        let held_out = report
+            .held_out_loss
+            .map_or("-".to_string(), |loss| format!("{loss:.6}"));
+        eprintln!(
+            "epoch {:>3}  train loss {:.6}  held-out loss {held_out}  {:.0} pos/s  {:.1}s",
+            report.epoch,
+            report.train_loss,
+            report.positions_per_second,
+            report.elapsed.as_secs_f64()
+        );
+        let state = resume::RunState {
+            fingerprint,
+            epochs_done: report.epoch,
+            net: net.clone(),
+            moments: moments.clone(),
+        };
+        // The state last: a run stopped between the writes resumes from the epoch before,
+        // whose state is still whole, and writes the same network again.
+        for (path, bytes) in [
+            (&out, export_bytes(net)),
+            (&checkpoint_path, checkpoint::to_bytes(net)),
+            (&state_path, resume::to_bytes(&state)),
+        ] {
+            if let Err(source) = write_whole(path, &bytes) {
+                write_error.get_or_insert(FileError::new(path, source).into());
+            }
+        }
+    });
+    if let Some(error) = write_error {
+        return Err(error);
+    }
+    eprintln!("wrote {out}, the float checkpoint {checkpoint_path} and the state {state_path}");
+    Ok(())
+}
+
+/// Loads the data and adds the `--mirror` positions: the training split of `command`.
+fn load_training_split(command: &Command) -> Result<Split, TrainError> {
     let config = &command.config;
     let started = Instant::now();
     let mut split = load_files(
@@ -547,37 +642,41 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
         config.threads,
         config.seed
     );
-    report_reference_losses(&split, config.wdl);
-    let mut write_error = None;
-    let start = match &command.init {
-        Some(net) => net.clone(),
-        None => Network::new(config.hidden, config.buckets, config.seed).with_inputs(config.inputs),
-    };
-    train_from(start, config, &mut split, |report, net| {
-        let held_out = report
-            .held_out_loss
-            .map_or("-".to_string(), |loss| format!("{loss:.6}"));
-        eprintln!(
-            "epoch {:>3}  train loss {:.6}  held-out loss {held_out}  {:.0} pos/s  {:.1}s",
-            report.epoch,
-            report.train_loss,
-            report.positions_per_second,
-            report.elapsed.as_secs_f64()
-        );
-        for (path, bytes) in [
-            (&out, export_bytes(net)),
-            (&checkpoint_path, checkpoint::to_bytes(net)),
-        ] {
-            if let Err(source) = write_whole(path, &bytes) {
-                write_error.get_or_insert(FileError::new(path, source).into());
-            }
-        }
-    });
-    if let Some(error) = write_error {
-        return Err(error);
+    Ok(split)
+}
+
+/// The fingerprint of the run `command` asks for on the training positions `train`
+/// (`resume::Fingerprint`).
+fn run_fingerprint(command: &Command, train: &[Record]) -> u64 {
+    let mut fold = resume::Fingerprint::default();
+    fold.add_config(
+        &command.config,
+        command.holdout,
+        command.mirror,
+        command.lookahead,
+    );
+    fold.add_start(command.init.as_ref());
+    fold.add_records(train);
+    fold.value()
+}
+
+/// The state at `path` if there is one, refused if it is not the run of `fingerprint`.
+fn read_state(path: &str, fingerprint: u64) -> Result<Option<resume::RunState>, TrainError> {
+    if !Path::new(path).exists() {
+        eprintln!("--resume: no {path}, so the run starts from its first epoch");
+        return Ok(None);
     }
-    eprintln!("wrote {out} and the float checkpoint {checkpoint_path}");
-    Ok(())
+    let bytes = read_regular_file(Path::new(path))?;
+    let state = resume::from_bytes(&bytes).map_err(|error| TrainError::State {
+        path: path.to_string(),
+        error,
+    })?;
+    if state.fingerprint != fingerprint {
+        return Err(TrainError::OtherRun {
+            path: path.to_string(),
+        });
+    }
+    Ok(Some(state))
 }
 
 /// Prints the held-out losses a trained net is to beat: the best constant prediction,
@@ -754,18 +853,46 @@ pub fn train(
 /// place every epoch) and returns it; `after_epoch` sees each epoch's report and the
 /// network as it then stands.
 pub fn train_from(
-    mut net: Network,
+    net: Network,
     config: &TrainConfig,
     split: &mut Split,
     mut after_epoch: impl FnMut(&EpochReport, &Network),
 ) -> Network {
+    let start = RunStart {
+        init: net,
+        resumed: None,
+    };
+    train_run(start, config, split, |report, net, _| {
+        after_epoch(report, net);
+    })
+}
+
+/// Where a run starts.
+#[derive(Debug, Clone)]
+pub struct RunStart {
+    /// The run's starting weights (`--init`'s or random), which `--anchor` pulls towards.
+    pub init: Network,
+    /// The state of the run this one resumes (`--resume`), whose weights, moments and
+    /// epoch it goes on from.
+    pub resumed: Option<resume::RunState>,
+}
+
+/// Trains from `start` on `split.train` (shuffled in place every epoch) and returns the
+/// network; `after_epoch` sees each epoch's report, the network and AdamW's moments as
+/// they then stand. A resumed run replays the shuffles of the epochs done, so it takes the
+/// same steps as the run it resumes would have.
+pub fn train_run(
+    start: RunStart,
+    config: &TrainConfig,
+    split: &mut Split,
+    mut after_epoch: impl FnMut(&EpochReport, &Network, &optim::Moments),
+) -> Network {
     let started = Instant::now();
-    let mut adam = optim::AdamW::new(net.params.len());
+    let mut adam = optim::AdamW::new(start.init.params.len());
     adam.decay = config.decay;
     if config.anchor > 0.0 {
-        adam.anchor = Some((net.params.clone(), config.anchor));
+        adam.anchor = Some((start.init.params.clone(), config.anchor));
     }
-    let mut workers = parallel::Workers::new(&net, config.threads);
     let batch = config.batch.max(1);
     let steps_per_epoch = split.train.len().div_ceil(batch);
     let schedule = optim::Schedule {
@@ -774,9 +901,20 @@ pub fn train_from(
         total_steps: steps_per_epoch * config.epochs,
     };
     let mut rng = SplitMix64::new(config.seed ^ 0x5EED_0F5A_u64);
+    let (mut net, epochs_done) = match start.resumed {
+        Some(state) => {
+            for _ in 0..state.epochs_done {
+                rng.shuffle(&mut split.train);
+            }
+            adam.restore(state.moments);
+            (state.net, state.epochs_done)
+        }
+        None => (start.init, 0),
+    };
+    let mut workers = parallel::Workers::new(&net, config.threads);
     let clipped = net.output_bias_start();
-    let mut step = 0;
-    for epoch in 1..=config.epochs {
+    let mut step = epochs_done * steps_per_epoch;
+    for epoch in epochs_done + 1..=config.epochs {
         rng.shuffle(&mut split.train);
         let epoch_start = Instant::now();
         let mut loss = 0.0;
@@ -796,7 +934,7 @@ pub fn train_from(
             positions_per_second: split.train.len() as f64 / seconds.max(1e-9),
             elapsed: started.elapsed(),
         };
-        after_epoch(&report, &net);
+        after_epoch(&report, &net, adam.moments());
     }
     net
 }

@@ -15,9 +15,17 @@ pub struct AdamW {
     /// A pull towards these weights (the starting network) of this strength per step,
     /// multiplied by the learning rate, as the decay pulls towards zero (`--anchor`).
     pub anchor: Option<(Vec<f32>, f32)>,
-    momentum: Vec<f32>,
-    velocity: Vec<f32>,
-    steps: i32,
+    moments: Moments,
+}
+
+/// What AdamW carries from step to step: its running means of the gradient and of its
+/// square, and how many steps it has taken (for the bias correction). A resumed run
+/// (`resume.rs`) starts from the moments of the run that stopped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Moments {
+    pub momentum: Vec<f32>,
+    pub velocity: Vec<f32>,
+    pub steps: u32,
 }
 
 impl AdamW {
@@ -30,30 +38,45 @@ impl AdamW {
             epsilon: 1e-8,
             decay: super::DEFAULT_DECAY,
             anchor: None,
-            momentum: vec![0.0; len],
-            velocity: vec![0.0; len],
-            steps: 0,
+            moments: Moments {
+                momentum: vec![0.0; len],
+                velocity: vec![0.0; len],
+                steps: 0,
+            },
         }
+    }
+
+    /// The moments as they stand.
+    pub fn moments(&self) -> &Moments {
+        &self.moments
+    }
+
+    /// Goes on from `moments` (of as many parameters as this optimiser has).
+    pub fn restore(&mut self, moments: Moments) {
+        assert_eq!(moments.momentum.len(), self.moments.momentum.len());
+        assert_eq!(moments.velocity.len(), self.moments.velocity.len());
+        self.moments = moments;
     }
 
     /// One step of rate `lr` along `grad`; afterwards the first `clipped` parameters are
     /// clamped to ±[`WEIGHT_CLIP`] (the quantised inference needs them there).
     pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32, clipped: usize) {
         assert_eq!(params.len(), grad.len());
-        assert_eq!(params.len(), self.momentum.len());
-        self.steps += 1;
+        assert_eq!(params.len(), self.moments.momentum.len());
+        self.moments.steps += 1;
+        let steps = i32::try_from(self.moments.steps).unwrap_or(i32::MAX);
         let (b1, b2) = (self.beta1, self.beta2);
         // Bias correction folded into the rate and into ε.
-        let correction1 = 1.0 - b1.powi(self.steps);
-        let correction2 = (1.0 - b2.powi(self.steps)).sqrt();
+        let correction1 = 1.0 - b1.powi(steps);
+        let correction2 = (1.0 - b2.powi(steps)).sqrt();
         let rate = lr * correction2 / correction1;
         let epsilon = self.epsilon * correction2;
         let shrink = 1.0 - lr * self.decay;
         for (((p, g), m), v) in params
             .iter_mut()
             .zip(grad)
-            .zip(&mut self.momentum)
-            .zip(&mut self.velocity)
+            .zip(&mut self.moments.momentum)
+            .zip(&mut self.moments.velocity)
         {
             *m = b1 * *m + (1.0 - b1) * g;
             *v = b2 * *v + (1.0 - b2) * g * g;

@@ -26,7 +26,7 @@ fn material(board: &Board) -> i16 {
 
 /// `count` random legal games of up to 160 plies from the start position, each ply scored
 /// by [`material`], the result the sign of the final material; with every board seen.
-fn random_games(count: usize, seed: u64) -> (Vec<u8>, Vec<Board>) {
+pub(super) fn random_games(count: usize, seed: u64) -> (Vec<u8>, Vec<Board>) {
     let mut rng = SplitMix64::new(seed);
     let mut bytes = Vec::new();
     let mut boards = Vec::new();
@@ -59,7 +59,7 @@ fn random_games(count: usize, seed: u64) -> (Vec<u8>, Vec<Board>) {
     (bytes, boards)
 }
 
-fn material_split(games: usize, seed: u64) -> Split {
+pub(super) fn material_split(games: usize, seed: u64) -> Split {
     let (bytes, _) = random_games(games, seed);
     load_bytes(&bytes, 0.1, Scores::Raw).unwrap()
 }
@@ -236,7 +236,7 @@ fn gradients_agree_with_finite_differences() {
     assert!(nonzero > 40, "only {nonzero} non-zero gradients checked");
 }
 
-fn quick_config(hidden: usize, epochs: usize) -> TrainConfig {
+pub(super) fn quick_config(hidden: usize, epochs: usize) -> TrainConfig {
     TrainConfig {
         hidden,
         buckets: 1,
