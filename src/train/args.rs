@@ -9,7 +9,8 @@ use super::data::Scores;
 use super::export::dequantise;
 use super::model::Network;
 use super::{read_regular_file, Command, Task, TrainConfig, TrainError, DEFAULT_BATCH};
-use super::{DEFAULT_DECAY, DEFAULT_EPOCHS, DEFAULT_HOLDOUT, DEFAULT_LR, DEFAULT_WDL, MAX_EPOCHS};
+use super::{DEFAULT_DECAY, DEFAULT_EPOCHS, DEFAULT_HOLDOUT, DEFAULT_LR, DEFAULT_WDL};
+use super::{FINAL_LR_RATIO, MAX_EPOCHS};
 use crate::cli::CliError;
 use crate::file_error::AtPath;
 use crate::nnue::file::{Inputs, NetworkParams, BUCKET_COUNTS, HIDDEN_RANGE};
@@ -54,9 +55,12 @@ pub struct Args {
     /// Passes over the data.
     #[arg(long, default_value_t = DEFAULT_EPOCHS)]
     epochs: usize,
-    /// Learning rate (a cosine schedule takes it down to 5%).
+    /// Learning rate (a cosine schedule takes it down to --final-lr).
     #[arg(long, default_value_t = DEFAULT_LR)]
     lr: f32,
+    /// The learning rate at the last step, at most --lr [default: 5% of --lr].
+    #[arg(long)]
+    final_lr: Option<f32>,
     /// Weight of the game result in the target, 0..=1.
     #[arg(long, default_value_t = DEFAULT_WDL)]
     wdl: f32,
@@ -129,6 +133,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
             .unwrap_or(defaults.buckets),
         epochs: args.epochs,
         lr: args.lr,
+        final_lr: args.final_lr.unwrap_or(args.lr * FINAL_LR_RATIO),
         wdl: args.wdl,
         threads: args.threads.unwrap_or(defaults.threads),
         seed: args.seed,
@@ -222,6 +227,9 @@ fn check_config(config: &TrainConfig, holdout: f64) -> Result<(), TrainError> {
     }
     if !(config.lr > 0.0 && config.lr.is_finite()) {
         return invalid("--lr must be positive");
+    }
+    if !(0.0..=config.lr).contains(&config.final_lr) {
+        return invalid("--final-lr must be within [0, --lr]");
     }
     // A pull of the whole distance or more in one step would overshoot the start.
     if !(config.anchor >= 0.0 && config.anchor * config.lr < 1.0) {

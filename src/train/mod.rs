@@ -3,8 +3,8 @@
 //!
 //! ```text
 //! cutoff train --data FILE|DIR [--data ...] [--scaled-data FILE|DIR ...] --out NET
-//!              [--hidden 128] [--epochs 10]
-//!              [--lr 0.001] [--wdl 0.0] [--holdout 0.05] [--threads all] [--seed 1]
+//!              [--hidden 128] [--epochs 10] [--lr 0.001] [--final-lr LR/20]
+//!              [--wdl 0.0] [--holdout 0.05] [--threads all] [--seed 1]
 //!              [--batch 16384] [--buckets 1] [--init CHECKPOINT|NET [--anchor 0]] [--mirror]
 //!              [--lookahead 0] [--decay 0.01] [--resume]
 //! cutoff train --data FILE|DIR [...] --measure CHECKPOINT|NET [--measure ...]
@@ -19,8 +19,8 @@
 //! every epoch. The float network (`model.rs`) minimises the mean of
 //! `(sigmoid(out) − target)²`, with `target = wdl · result + (1 − wdl) · sigmoid(score /
 //! 400)` from the side to move's view, by AdamW on mini-batches with a cosine learning-rate
-//! schedule and the weights clipped to ±1.98 after every step (`optim.rs`); each batch is
-//! split across threads (`parallel.rs`). After every epoch the quantised network
+//! schedule (from `--lr` to `--final-lr`) and the weights clipped to ±1.98 after every
+//! step (`optim.rs`); each batch is split across threads (`parallel.rs`). After every epoch the quantised network
 //! (`export.rs`) is written to `--out`, and the float weights to `--out` plus `.ckpt`
 //! (`checkpoint.rs`), each through a temporary file renamed into place, so a stopped run
 //! leaves the last finished epoch's network whole, and the run's state (`resume.rs`: the
@@ -97,7 +97,8 @@ pub const DEFAULT_EPOCHS: usize = 10;
 const MAX_EPOCHS: usize = 100_000;
 /// Default learning rate at the start of the schedule.
 pub const DEFAULT_LR: f32 = 0.001;
-/// The learning rate at the end of the schedule, as a share of the starting one.
+/// The learning rate at the end of the schedule, as a share of the starting one, unless
+/// `--final-lr` sets it.
 pub const FINAL_LR_RATIO: f32 = 0.05;
 /// Default decoupled weight decay (AdamW's), per step and times the learning rate.
 pub const DEFAULT_DECAY: f32 = 0.01;
@@ -162,7 +163,10 @@ pub struct TrainConfig {
     /// How the inputs see the board.
     pub inputs: Inputs,
     pub epochs: usize,
+    /// The learning rate at the first step ...
     pub lr: f32,
+    /// ... and at the last (`--final-lr`; the cosine schedule runs between them).
+    pub final_lr: f32,
     pub wdl: f32,
     pub threads: usize,
     pub seed: u64,
@@ -182,6 +186,7 @@ impl Default for TrainConfig {
             inputs: Inputs::Plain,
             epochs: DEFAULT_EPOCHS,
             lr: DEFAULT_LR,
+            final_lr: DEFAULT_LR * FINAL_LR_RATIO,
             wdl: DEFAULT_WDL,
             threads: default_threads(),
             seed: 1,
@@ -373,13 +378,14 @@ fn load_training_split(command: &Command) -> Result<Split, TrainError> {
         split.train.extend(mirrored);
     }
     eprintln!(
-        "training {} units, {} output buckets, {} epochs of {} positions, batch {}, lr {}, wdl {}, {} threads, seed {}",
+        "training {} units, {} output buckets, {} epochs of {} positions, batch {}, lr {} to {:.3e}, wdl {}, {} threads, seed {}",
         config.hidden,
         config.buckets,
         config.epochs,
         split.train.len(),
         config.batch,
         config.lr,
+        config.final_lr,
         config.wdl,
         config.threads,
         config.seed
@@ -519,7 +525,7 @@ pub fn train_run(
     let steps_per_epoch = split.train.len().div_ceil(batch);
     let schedule = optim::Schedule {
         base: config.lr,
-        final_ratio: FINAL_LR_RATIO,
+        last: config.final_lr,
         total_steps: steps_per_epoch * config.epochs,
     };
     let mut rng = SplitMix64::new(config.seed ^ 0x5EED_0F5A_u64);

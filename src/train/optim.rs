@@ -95,11 +95,11 @@ impl AdamW {
 }
 
 /// A cosine learning-rate schedule: `base` at the first step, falling smoothly to
-/// `base × final_ratio` at the last.
+/// `last` at the last.
 #[derive(Debug, Clone, Copy)]
 pub struct Schedule {
     pub base: f32,
-    pub final_ratio: f32,
+    pub last: f32,
     pub total_steps: usize,
 }
 
@@ -111,7 +111,7 @@ impl Schedule {
         } else {
             0.0
         };
-        let low = self.base * self.final_ratio;
+        let low = self.last;
         low + 0.5 * (self.base - low) * (1.0 + (std::f32::consts::PI * progress).cos())
     }
 }
@@ -124,7 +124,7 @@ mod tests {
     fn schedule_runs_from_base_to_final() {
         let schedule = Schedule {
             base: 1e-3,
-            final_ratio: 0.1,
+            last: 1e-4,
             total_steps: 101,
         };
         assert!((schedule.rate(0) - 1e-3).abs() < 1e-9);

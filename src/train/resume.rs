@@ -86,6 +86,7 @@ impl Fingerprint {
             inputs,
             epochs,
             lr,
+            final_lr,
             wdl,
             threads: _,
             seed,
@@ -101,7 +102,7 @@ impl Fingerprint {
         ] {
             self.add(word);
         }
-        for float in [lr, wdl, anchor, decay] {
+        for float in [lr, final_lr, wdl, anchor, decay] {
             self.add(u64::from(float.to_bits()));
         }
         for word in [
@@ -332,6 +333,10 @@ mod tests {
             },
             TrainConfig {
                 lr: 0.002,
+                ..base.clone()
+            },
+            TrainConfig {
+                final_lr: 0.0,
                 ..base.clone()
             },
             TrainConfig {

@@ -243,6 +243,7 @@ pub(super) fn quick_config(hidden: usize, epochs: usize) -> TrainConfig {
         inputs: crate::nnue::file::Inputs::Plain,
         epochs,
         lr: 0.01,
+        final_lr: 0.01 * super::FINAL_LR_RATIO,
         wdl: 0.0,
         threads: 2,
         seed: 9,
@@ -840,4 +841,37 @@ fn measure_reports_each_networks_loss_on_the_held_out_positions() {
         .to_string();
     assert!(error.contains("--out"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--final-lr` sets where the cosine schedule ends (5% of `--lr` unless given), within
+/// [0, --lr], and changes what the run learns.
+#[test]
+fn the_final_learning_rate_is_a_flag() {
+    let parse =
+        |extra: &str| super::parse_args(&words(&format!("--data a.viri --out n.nnue {extra}")));
+    let config = parse("--lr 0.002").unwrap().config;
+    assert_eq!(config.final_lr, 0.002 * super::FINAL_LR_RATIO);
+    assert_eq!(
+        parse("--lr 0.002 --final-lr 0.0005")
+            .unwrap()
+            .config
+            .final_lr,
+        0.0005
+    );
+    assert_eq!(parse("--final-lr 0").unwrap().config.final_lr, 0.0);
+    for bad in [
+        "--lr 0.001 --final-lr 0.002",
+        "--final-lr -1",
+        "--final-lr NaN",
+    ] {
+        assert!(parse(bad).is_err(), "{bad}");
+    }
+    let cosine_to = |final_lr: f32| {
+        let config = TrainConfig {
+            final_lr,
+            ..quick_config(16, 3)
+        };
+        train(&config, &mut material_split(20, 4), |_, _| {})
+    };
+    assert_ne!(cosine_to(0.0), cosine_to(0.01 * super::FINAL_LR_RATIO));
 }
