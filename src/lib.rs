@@ -44,6 +44,7 @@ pub mod pgn;
 #[cfg(test)]
 mod playouts;
 pub mod position;
+pub mod relabel;
 pub mod rng;
 pub mod rules;
 pub mod san;

@@ -25,7 +25,7 @@ pub struct Tool {
 }
 
 /// Every tool, in the order `help` lists them.
-pub const TOOLS: [Tool; 8] = [
+pub const TOOLS: [Tool; 9] = [
     Tool {
         name: "analyze",
         synopsis: "analyze FILE.epd",
@@ -67,6 +67,13 @@ pub const TOOLS: [Tool; 8] = [
         summary: "train the neural network on viriformat games",
         command: crate::train::Args::command,
         run: |args| crate::train::main(args).map_err(Into::into),
+    },
+    Tool {
+        name: "relabel",
+        synopsis: "relabel GAMES.viri",
+        summary: "the same viriformat games with the scores of this binary's search",
+        command: crate::relabel::Args::command,
+        run: |args| crate::relabel::main(args).map_err(Into::into),
     },
     Tool {
         name: "convert",
@@ -113,7 +120,8 @@ mod tests {
     fn every_tool_has_its_usage_and_help_names_them_all() {
         let help = help();
         for tool in [
-            "analyze", "annotate", "datagen", "net", "tune", "train", "convert", "params",
+            "analyze", "annotate", "datagen", "net", "tune", "train", "relabel", "convert",
+            "params",
         ] {
             let usage = usage(tool).unwrap();
             assert!(

@@ -48,13 +48,9 @@ pub enum DatagenError {
     /// A file could not be read or written.
     #[error(transparent)]
     File(#[from] FileError),
-    /// The `--net` file is no valid network.
-    #[error("{path}: {source}")]
-    Network {
-        path: String,
-        #[source]
-        source: crate::nnue::file::NetFileError,
-    },
+    /// The `--net` file cannot be read or is no valid network.
+    #[error(transparent)]
+    Network(#[from] crate::nnue::LoadError),
     /// The opening book holds a line that is no position, or a finished game.
     #[error("{path}: {why}")]
     Book { path: String, why: String },
@@ -186,19 +182,10 @@ pub fn parse_args(args: &[String]) -> Result<Config, DatagenError> {
         network: match (&args.net, args.hce) {
             (_, true) => None,
             (None, false) => crate::nnue::embedded(),
-            (Some(path), false) => Some(Arc::new(read_network(path)?)),
+            (Some(path), false) => Some(Arc::new(Network::load(path)?)),
         },
         format: args.format,
         out: args.out,
-    })
-}
-
-/// Reads the network file at `path`.
-fn read_network(path: &str) -> Result<Network, DatagenError> {
-    let bytes = crate::nnue::file::read_file(std::path::Path::new(path)).at_path(path)?;
-    Network::from_bytes(&bytes).map_err(|source| DatagenError::Network {
-        path: path.to_string(),
-        source,
     })
 }
 

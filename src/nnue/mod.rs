@@ -18,7 +18,7 @@ mod tests;
 
 pub use embedded::embedded;
 pub use material::scale_by_material;
-pub use network::{evaluate_fresh, Network};
+pub use network::{evaluate_fresh, LoadError, Network};
 pub use report::report;
 pub use simd::Backend;
 pub use stack::{NnueStack, STACK_PLIES};

@@ -9,6 +9,22 @@ use super::file::{
     Quantisation, BUCKET_COUNTS, INPUTS, QA, QB, SCALE,
 };
 use super::simd::{self, Backend, Chunk, CHUNK};
+use crate::file_error::{AtPath, FileError};
+
+/// Why [`Network::load`] could not read a network file.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// The file is no valid network.
+    #[error("{path}: {source}")]
+    Network {
+        path: String,
+        #[source]
+        source: NetFileError,
+    },
+}
 
 /// A loaded network: parameters in aligned chunks, and the backend that runs it.
 #[derive(Debug, Clone)]
@@ -101,6 +117,15 @@ impl Network {
     /// Reads a network file (see `file.rs`), with all its checks.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetFileError> {
         Network::from_params(&NetworkParams::from_bytes(bytes)?)
+    }
+
+    /// Reads the network file at `path` (a tool's `--net`), with all its checks.
+    pub fn load(path: &str) -> Result<Network, LoadError> {
+        let bytes = super::file::read_file(std::path::Path::new(path)).at_path(path)?;
+        Network::from_bytes(&bytes).map_err(|source| LoadError::Network {
+            path: path.to_string(),
+            source,
+        })
     }
 
     /// Hidden units per perspective.

@@ -3,36 +3,31 @@
 
 use super::resume::{self, RunState};
 use super::tests::{material_split, quick_config, random_games};
-use super::{train_run, Network, RunStart, TrainError};
+use super::{train_run, Network, RunStart, Split, TrainError};
 use crate::cli::words;
 
-/// The state after each epoch of a run of `epochs` epochs from random weights.
-fn states_of_run(config: &super::TrainConfig, fingerprint: u64) -> Vec<RunState> {
+/// The state after each epoch of a run of `config` from random weights on `split`.
+fn states_of(config: &super::TrainConfig, split: &mut Split, fingerprint: u64) -> Vec<RunState> {
     let mut states = Vec::new();
     let start = RunStart {
         init: Network::new(config.hidden, config.buckets, config.seed),
         resumed: None,
     };
-    train_run(
-        start,
-        config,
-        &mut material_split(30, 5),
-        |report, net, moments| {
-            states.push(RunState {
-                fingerprint,
-                epochs_done: report.epoch,
-                net: net.clone(),
-                moments: moments.clone(),
-            });
-        },
-    );
+    train_run(start, config, split, |report, net, moments| {
+        states.push(RunState {
+            fingerprint,
+            epochs_done: report.epoch,
+            net: net.clone(),
+            moments: moments.clone(),
+        });
+    });
     states
 }
 
 #[test]
 fn a_resumed_run_ends_where_the_whole_run_does() {
     let config = quick_config(32, 4);
-    let whole = states_of_run(&config, 0);
+    let whole = states_of(&config, &mut material_split(30, 5), 0);
     assert_eq!(whole.len(), 4);
     for stopped_after in 1..4 {
         let start = RunStart {
@@ -95,10 +90,10 @@ fn the_command_resumes_its_own_run_only() {
 
     // A run stopped after its first epoch: that epoch's state, as the command writes it.
     let command = super::parse_args(&flags("")).unwrap();
-    let split = super::load_training_split(&command).unwrap();
+    let mut split = super::load_training_split(&command).unwrap();
     let fingerprint = super::run_fingerprint(&command, &split.train);
     assert_eq!(fingerprint, state.fingerprint);
-    let first = states_of_command(&command, fingerprint);
+    let first = states_of(&command.config, &mut split, fingerprint);
     std::fs::write(&state_path, resume::to_bytes(&first[0])).unwrap();
     std::fs::write(&out, b"the network of epoch 1").unwrap();
     run("--resume").unwrap();
@@ -142,24 +137,4 @@ fn the_command_resumes_its_own_run_only() {
     measure[at + 1] = dir.join("net.bin.ckpt").display().to_string();
     measure.retain(|w| w != "--hidden" && w != "16");
     assert!(super::parse_args(&measure).is_err());
-}
-
-/// The states after each epoch of `command`'s run, as `run` would write them.
-fn states_of_command(command: &super::Command, fingerprint: u64) -> Vec<RunState> {
-    let config = &command.config;
-    let mut split = super::load_training_split(command).unwrap();
-    let start = RunStart {
-        init: Network::new(config.hidden, config.buckets, config.seed),
-        resumed: None,
-    };
-    let mut states = Vec::new();
-    train_run(start, config, &mut split, |report, net, moments| {
-        states.push(RunState {
-            fingerprint,
-            epochs_done: report.epoch,
-            net: net.clone(),
-            moments: moments.clone(),
-        });
-    });
-    states
 }
