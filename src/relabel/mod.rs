@@ -3,17 +3,20 @@
 //!
 //! A data set's scores are those of the engine that played it, at the node budget it
 //! played with. Relabelling gives older games the scores of a newer net, or of a deeper
-//! search, without playing them again. Every position the trainer reads
-//! (`train::data::keep`: not in the first plies, not in check, the move played neither a
-//! capture nor a promotion, the old score not a mate) is searched with a soft budget of
+//! search, without playing them again. Every position the trainer could read
+//! (`train::data::keep` of the board and the move: not in the first plies, not in check,
+//! the move played neither a capture nor a promotion; whatever its old score, so that a
+//! mate or a missing score, `convert`'s `i16::MIN`, is searched too) with a soft budget of
 //! `N` nodes (a hard cap of 8 N, as `datagen`'s searches), and its score replaced, White's
 //! view, clamped to 16 bits; the other plies keep theirs. Starts, moves and results are
 //! not changed. The searches see the game's earlier positions (repetitions count), and as
 //! in `datagen` each game starts on a cleared hash table and fresh move-ordering
 //! histories, which then go from one searched position of the game to the next: a game's
-//! new scores depend on the game, the budget and the binary's search alone, so the output
-//! is the same with any thread count. The scores are those of Cutoff's search, which
-//! scales the network by material: train on the output with `--scaled-data`.
+//! new scores depend on the game, the budget, the hash size (`--hash`, 16 MiB as in
+//! `datagen`) and the binary's search and net alone, so the output is the same with any
+//! thread count. The scores are those of Cutoff's search, which scales the network by
+//! material: train on the output with `--scaled-data`. The output is refused when it
+//! names the input (relabel into another file).
 //!
 //! The output is written through `OUT.part`, renamed when complete. A game the reader
 //! cannot decode is reported with its number and byte, and the file's rest is skipped
@@ -170,7 +173,16 @@ pub fn run(config: &Config) -> Result<Summary, RelabelError> {
         .at_path(&config.input)?;
     let games = read_games(&bytes, &config.input);
     let part = format!("{}.part", config.out);
-    crate::file_error::check_writable(std::path::Path::new(&part)).at_path(&part)?;
+    for path in [&part, &config.out] {
+        crate::file_error::check_writable(std::path::Path::new(path)).at_path(path)?;
+    }
+    if is_same_file(&config.input, &config.out) {
+        return Err(CliError::Invalid(format!(
+            "--out {} is the input: write the relabelled games to another file",
+            config.out
+        ))
+        .into());
+    }
     let settings = Settings {
         network: config.network.clone(),
         ..Settings::default()
@@ -235,13 +247,27 @@ fn relabel_games(
     })
 }
 
-/// Writes `bytes` to `part`, then renames it to `out`.
+/// Whether `a` and `b` name one existing file (a second name or a link included).
+fn is_same_file(a: &str, b: &str) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Writes `bytes` to `part`, then renames it to `out`; on failure `part` is removed.
 fn write_through_part(part: &str, out: &str, bytes: &[u8]) -> Result<(), RelabelError> {
-    let mut file = std::fs::File::create(part).at_path(part)?;
-    file.write_all(bytes).at_path(part)?;
-    file.sync_all().at_path(part)?;
-    std::fs::rename(part, out).at_path(out)?;
-    Ok(())
+    let written = std::fs::File::create(part).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    let result = written
+        .at_path(part)
+        .and_then(|()| std::fs::rename(part, out).at_path(out));
+    if result.is_err() {
+        let _ = std::fs::remove_file(part);
+    }
+    Ok(result?)
 }
 
 /// The summary line on stderr.
@@ -278,7 +304,8 @@ pub fn relabel_game(
     let mut plies = Vec::with_capacity(game.plies.len());
     for (ply, &(mv, old)) in game.plies.iter().enumerate() {
         let mut score = old;
-        if crate::train::data::keep(&position.board, mv, old, ply) {
+        // Any score that is not a mate stands for the old one: the board and move decide.
+        if crate::train::data::keep(&position.board, mv, 0, ply) {
             let limits = Limits::self_play(soft_nodes);
             let outcome = think_in_game(position.clone(), limits, tt, &histories, settings.clone());
             let white = match position.board.side_to_move() {

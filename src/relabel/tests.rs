@@ -57,7 +57,7 @@ fn the_positions_the_trainer_reads_are_searched_and_only_those() {
         let read = ply >= 8 && ply != 10 && ply != 11;
         assert!(board.checkers().is_empty(), "ply {ply}");
         assert_eq!(
-            crate::train::data::keep(&board, mv, OLD, ply),
+            crate::train::data::keep(&board, mv, 0, ply),
             read,
             "ply {ply}"
         );
@@ -68,6 +68,22 @@ fn the_positions_the_trainer_reads_are_searched_and_only_those() {
             assert_eq!(score, OLD, "ply {ply} was searched");
         }
     }
+}
+
+#[test]
+fn missing_and_mate_scores_are_searched_too() {
+    let mut before = game(START, OPENING);
+    before.plies[8].1 = crate::convert::MISSING_SCORE;
+    before.plies[9].1 = 31_990;
+    let after = relabel(&before);
+    for ply in [8, 9] {
+        assert!(
+            after.plies[ply].1.abs() < 300,
+            "ply {ply}: {}",
+            after.plies[ply].1
+        );
+    }
+    assert_eq!(after.plies[7].1, OLD);
 }
 
 #[test]
@@ -139,6 +155,12 @@ fn the_output_is_the_same_with_any_thread_count_and_damage_keeps_the_games_befor
     for (game, after) in games.iter().zip(&relabelled) {
         assert_eq!(after, &relabel_game(game, 600, &tt, &settings).0);
     }
+    // The input as the output, or a folder as the output: refused, the input untouched.
+    let same = run(&config(1, "in.viri")).unwrap_err();
+    assert!(matches!(same, RelabelError::Flags(_)), "{same}");
+    assert!(matches!(run(&config(1, "")), Err(RelabelError::File(_))));
+    assert_eq!(std::fs::read(&input).unwrap(), bytes);
+    assert!(!dir.join("in.viri.part").exists());
     // A file cut inside its last game: the three before it are relabelled and written.
     std::fs::write(&input, &bytes[..bytes.len() - 6]).unwrap();
     let summary = run(&config(2, "cut.viri")).unwrap();

@@ -26,7 +26,8 @@
 //! leaves the last finished epoch's network whole, and the run's state (`resume.rs`: the
 //! weights, AdamW's moments and the epochs done) to `--out` plus `.state`, from which
 //! `--resume` goes on after the last finished epoch exactly as the run would have gone on
-//! (a run of a hundred million positions takes longer than a machine may be had for);
+//! with the same `--threads` (a run of a hundred million positions takes longer than a
+//! machine may be had for);
 //! `--init` starts a new run from a checkpoint,
 //! or from a network file's weights divided back to floats, instead of random weights (its
 //! hidden size is used); `--anchor X` then also pulls every weight back towards its
@@ -148,8 +149,9 @@ pub enum TrainError {
     },
     /// A `--resume` state file written by a run with other flags or data.
     #[error(
-        "{path} belongs to another run (other flags, data or --init); remove it to start \
-         this run anew, or give the flags and data of the run that wrote it"
+        "{path} belongs to another run (other flags, data or --init, or a trainer of another \
+         version); remove it to start this run anew, or give the flags and data of the run \
+         that wrote it"
     )]
     OtherRun { path: String },
 }
@@ -261,9 +263,20 @@ pub(super) fn read_regular_file(path: &Path) -> Result<Vec<u8>, TrainError> {
 /// Writes `bytes` to `path` through `path.tmp` and a rename, so that a run killed while
 /// writing leaves the previous file whole.
 fn write_whole(path: &str, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
     let temporary = format!("{path}.tmp");
-    std::fs::write(&temporary, bytes)?;
-    std::fs::rename(&temporary, path)
+    let written = std::fs::File::create(&temporary).and_then(|mut file| {
+        file.write_all(bytes)?;
+        // On the disk before the rename: a crash then leaves the old file or the new one.
+        file.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&temporary, path)) {
+        Ok(()) => Ok(()),
+        Err(error) => {
+            let _ = std::fs::remove_file(&temporary);
+            Err(error)
+        }
+    }
 }
 
 /// Loads the data, trains, and writes the network after every epoch; or, for `--measure`,
@@ -289,14 +302,23 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
     let mut split = load_training_split(command)?;
     losses::report_reference_losses(&split, config.wdl);
     let fingerprint = run_fingerprint(command, &split.train);
+    let steps_per_epoch = split.train.len().div_ceil(config.batch.max(1));
     let resumed = match command.resume {
-        true => read_state(&state_path, fingerprint)?,
+        true => read_state(&state_path, fingerprint, config, steps_per_epoch)?,
         false => None,
     };
     if let Some(state) = &resumed {
         if state.epochs_done >= config.epochs {
+            // Written again from the state, in case they were lost or overwritten since.
+            for (path, bytes) in [
+                (&out, export_bytes(&state.net)),
+                (&checkpoint_path, checkpoint::to_bytes(&state.net)),
+            ] {
+                write_whole(path, &bytes).map_err(|source| FileError::new(path, source))?;
+            }
             eprintln!(
-                "{state_path}: the run finished all {} epochs; {out} is its network",
+                "{state_path}: the run finished all {} epochs; {out} is its network \
+                 (written again from the state)",
                 config.epochs
             );
             return Ok(());
@@ -326,6 +348,7 @@ pub fn run(command: &Command) -> Result<(), TrainError> {
         let state = resume::RunState {
             fingerprint,
             epochs_done: report.epoch,
+            threads: config.threads,
             net: net.clone(),
             moments: moments.clone(),
         };
@@ -408,8 +431,14 @@ fn run_fingerprint(command: &Command, train: &[Record]) -> u64 {
     fold.value()
 }
 
-/// The state at `path` if there is one, refused if it is not the run of `fingerprint`.
-fn read_state(path: &str, fingerprint: u64) -> Result<Option<resume::RunState>, TrainError> {
+/// The state at `path` if there is one, refused if it is not the run of `fingerprint` or
+/// does not fit `config` with `steps_per_epoch` steps an epoch.
+fn read_state(
+    path: &str,
+    fingerprint: u64,
+    config: &TrainConfig,
+    steps_per_epoch: usize,
+) -> Result<Option<resume::RunState>, TrainError> {
     if !Path::new(path).exists() {
         eprintln!("--resume: no {path}, so the run starts from its first epoch");
         return Ok(None);
@@ -423,6 +452,19 @@ fn read_state(path: &str, fingerprint: u64) -> Result<Option<resume::RunState>, 
         return Err(TrainError::OtherRun {
             path: path.to_string(),
         });
+    }
+    state
+        .check_fits(config, steps_per_epoch)
+        .map_err(|error| TrainError::State {
+            path: path.to_string(),
+            error,
+        })?;
+    if state.threads != config.threads {
+        eprintln!(
+            "--resume: {path} was written by a run on {} threads; on {} the run goes on as \
+             well, but not to the same bits as on {}",
+            state.threads, config.threads, state.threads
+        );
     }
     Ok(Some(state))
 }

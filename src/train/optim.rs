@@ -25,7 +25,7 @@ pub struct AdamW {
 pub struct Moments {
     pub momentum: Vec<f32>,
     pub velocity: Vec<f32>,
-    pub steps: u32,
+    pub steps: u64,
 }
 
 impl AdamW {

@@ -10,10 +10,12 @@
 //! `--lookahead`, the `--init` weights) and every training position in load order, and a
 //! state of another run is refused rather than continued with the wrong data or schedule.
 //! The thread count is left out: another count continues the run as well, only not to the
-//! last bit (the threads' partial gradients are summed in another order).
+//! last bit (the threads' partial gradients are summed in another order); the state keeps
+//! the count it was written with, and a resume with another says so.
 //!
 //! Layout, little-endian: magic `CUTOFFTS1` (9 bytes), fingerprint (u64), epochs done
-//! (u32), AdamW steps (u32), parameter count N (u64), the float checkpoint of the network
+//! (u32), threads (u32), AdamW steps (u64), parameter count N (u64), the float checkpoint of
+//! the network
 //! (`checkpoint.rs`, its own length first as a u64), AdamW's first moments (N × f32), its
 //! second moments (N × f32), then an FNV-1a checksum (u64) of everything before it.
 
@@ -25,6 +27,9 @@ use super::TrainConfig;
 
 /// The magic bytes at the start of a state file.
 pub const MAGIC: [u8; 9] = *b"CUTOFFTS1";
+/// Folded in first: a trainer whose fingerprint covers other flags bumps it, so that its
+/// fingerprints never equal an older trainer's by accident.
+const FINGERPRINT_VERSION: u64 = 1;
 
 /// What a run that stopped after some epochs had learnt and where it was.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +38,8 @@ pub struct RunState {
     pub fingerprint: u64,
     /// Epochs finished (the network is the one written after the last of them).
     pub epochs_done: usize,
+    /// The `--threads` of the run that wrote it.
+    pub threads: usize,
     pub net: Network,
     pub moments: Moments,
 }
@@ -52,6 +59,44 @@ pub enum StateError {
     /// The moments are not the size of the network.
     #[error("training state has {moments} moments for {params} weights")]
     Moments { moments: usize, params: usize },
+    /// The network's shape, the epochs or the optimiser's steps do not fit the run.
+    #[error("training state does not fit the run: {0}")]
+    Misfit(String),
+}
+
+impl RunState {
+    /// Refuses a state that cannot go on as the run of `config` with `steps_per_epoch`
+    /// optimiser steps an epoch: another network shape, more epochs than the run has, or
+    /// a step count that is not the epochs' (a file whose fingerprint matched by accident
+    /// or by hand must not reach the optimiser).
+    pub fn check_fits(
+        &self,
+        config: &TrainConfig,
+        steps_per_epoch: usize,
+    ) -> Result<(), StateError> {
+        let misfit = |why: String| Err(StateError::Misfit(why));
+        let shape = (self.net.hidden(), self.net.buckets(), self.net.inputs());
+        if shape != (config.hidden, config.buckets, config.inputs) {
+            return misfit(format!(
+                "its network is {} units x {} buckets, the run's {} x {}",
+                shape.0, shape.1, config.hidden, config.buckets
+            ));
+        }
+        if self.epochs_done > config.epochs {
+            return misfit(format!(
+                "{} epochs done of {}",
+                self.epochs_done, config.epochs
+            ));
+        }
+        let steps = (self.epochs_done as u64).checked_mul(steps_per_epoch as u64);
+        if steps != Some(self.moments.steps) {
+            return misfit(format!(
+                "{} optimiser steps after {} epochs of {steps_per_epoch}",
+                self.moments.steps, self.epochs_done
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// FNV-1a over 64-bit words: the checksum of a state file and the fold of a run's
@@ -62,7 +107,9 @@ pub struct Fingerprint(u64);
 
 impl Default for Fingerprint {
     fn default() -> Self {
-        Fingerprint(0xcbf2_9ce4_8422_2325)
+        let mut fold = Fingerprint(0xcbf2_9ce4_8422_2325);
+        fold.add(FINGERPRINT_VERSION);
+        fold
     }
 }
 
@@ -169,10 +216,11 @@ fn checksum(bytes: &[u8]) -> u64 {
 pub fn to_bytes(state: &RunState) -> Vec<u8> {
     let net = checkpoint::to_bytes(&state.net);
     let n = state.net.params.len();
-    let mut out = Vec::with_capacity(MAGIC.len() + 40 + net.len() + 8 * n);
+    let mut out = Vec::with_capacity(MAGIC.len() + 48 + net.len() + 8 * n);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&state.fingerprint.to_le_bytes());
     out.extend_from_slice(&(state.epochs_done as u32).to_le_bytes());
+    out.extend_from_slice(&(state.threads as u32).to_le_bytes());
     out.extend_from_slice(&state.moments.steps.to_le_bytes());
     out.extend_from_slice(&(n as u64).to_le_bytes());
     out.extend_from_slice(&(net.len() as u64).to_le_bytes());
@@ -216,7 +264,7 @@ impl<'a> Reader<'a> {
 
 /// The state in `bytes`.
 pub fn from_bytes(bytes: &[u8]) -> Result<RunState, StateError> {
-    if bytes.len() < MAGIC.len() + 44 || bytes[..MAGIC.len()] != MAGIC {
+    if bytes.len() < MAGIC.len() + 48 || bytes[..MAGIC.len()] != MAGIC {
         return Err(StateError::NotAState);
     }
     let (body, sum) = bytes.split_at(bytes.len() - 8);
@@ -229,7 +277,8 @@ pub fn from_bytes(bytes: &[u8]) -> Result<RunState, StateError> {
     let damaged = StateError::Damaged;
     let fingerprint = u64::from_le_bytes(reader.word().ok_or(damaged.clone())?);
     let epochs_done = u32::from_le_bytes(reader.word().ok_or(damaged.clone())?) as usize;
-    let steps = u32::from_le_bytes(reader.word().ok_or(damaged.clone())?);
+    let threads = u32::from_le_bytes(reader.word().ok_or(damaged.clone())?) as usize;
+    let steps = u64::from_le_bytes(reader.word().ok_or(damaged.clone())?);
     let n = u64::from_le_bytes(reader.word().ok_or(damaged.clone())?);
     let net_len = u64::from_le_bytes(reader.word().ok_or(damaged.clone())?);
     let net_bytes = usize::try_from(net_len)
@@ -252,6 +301,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<RunState, StateError> {
     Ok(RunState {
         fingerprint,
         epochs_done,
+        threads,
         net,
         moments: Moments {
             momentum,
@@ -271,6 +321,7 @@ mod tests {
         RunState {
             fingerprint: 0x1234_5678_9abc_def0,
             epochs_done: 3,
+            threads: 2,
             moments: Moments {
                 momentum: (0..n).map(|i| i as f32 * 0.5).collect(),
                 velocity: (0..n).map(|i| i as f32 * 0.25).collect(),
@@ -284,6 +335,51 @@ mod tests {
     fn round_trip_is_exact() {
         let state = state();
         assert_eq!(from_bytes(&to_bytes(&state)), Ok(state));
+    }
+
+    #[test]
+    fn a_state_must_fit_the_run() {
+        let state = state();
+        let config = TrainConfig {
+            hidden: 16,
+            buckets: 2,
+            epochs: 5,
+            ..TrainConfig::default()
+        };
+        assert_eq!(state.check_fits(&config, 14), Ok(()));
+        let misfit = |config: &TrainConfig, steps_per_epoch: usize| {
+            matches!(
+                state.check_fits(config, steps_per_epoch),
+                Err(StateError::Misfit(_))
+            )
+        };
+        assert!(misfit(&config, 15), "42 steps are not 3 epochs of 15");
+        assert!(misfit(
+            &TrainConfig {
+                hidden: 32,
+                ..config.clone()
+            },
+            14
+        ));
+        assert!(misfit(
+            &TrainConfig {
+                buckets: 8,
+                ..config.clone()
+            },
+            14
+        ));
+        assert!(misfit(
+            &TrainConfig {
+                epochs: 2,
+                ..config.clone()
+            },
+            14
+        ));
+        let mirrored = TrainConfig {
+            inputs: crate::nnue::file::Inputs::KingMirrored,
+            ..config.clone()
+        };
+        assert!(misfit(&mirrored, 14));
     }
 
     #[test]
@@ -311,12 +407,16 @@ mod tests {
             threads: 1,
             ..TrainConfig::default()
         };
-        let print = |config: &TrainConfig, holdout: f64, mirror: bool| {
+        let print_with = |config: &TrainConfig, holdout: f64, mirror: bool, lookahead: usize| {
             let mut fold = Fingerprint::default();
-            fold.add_config(config, holdout, mirror, 0);
+            fold.add_config(config, holdout, mirror, lookahead);
             fold.value()
         };
+        let print = |config: &TrainConfig, holdout: f64, mirror: bool| {
+            print_with(config, holdout, mirror, 0)
+        };
         let reference = print(&base, 0.05, false);
+        assert_ne!(print_with(&base, 0.05, false, 2), reference);
         let other_threads = TrainConfig {
             threads: 2,
             ..base.clone()
@@ -337,6 +437,14 @@ mod tests {
             },
             TrainConfig {
                 final_lr: 0.0,
+                ..base.clone()
+            },
+            TrainConfig {
+                anchor: 1.0,
+                ..base.clone()
+            },
+            TrainConfig {
+                inputs: crate::nnue::file::Inputs::KingMirrored,
                 ..base.clone()
             },
             TrainConfig {

@@ -17,6 +17,7 @@ fn states_of(config: &super::TrainConfig, split: &mut Split, fingerprint: u64) -
         states.push(RunState {
             fingerprint,
             epochs_done: report.epoch,
+            threads: config.threads,
             net: net.clone(),
             moments: moments.clone(),
         });
@@ -99,10 +100,11 @@ fn the_command_resumes_its_own_run_only() {
     run("--resume").unwrap();
     assert_eq!(std::fs::read(&out).unwrap(), whole, "resumed after epoch 1");
 
-    // A finished run is left as it is.
-    std::fs::write(&out, b"left alone").unwrap();
+    // A finished run trains no more: its network is written again from the state.
+    std::fs::write(&out, b"overwritten since").unwrap();
     run("--resume").unwrap();
-    assert_eq!(std::fs::read(&out).unwrap(), b"left alone");
+    assert_eq!(std::fs::read(&out).unwrap(), whole);
+    std::fs::write(&out, b"left alone").unwrap();
 
     // Other flags, other data or a damaged state: refused, nothing written.
     for other in [

@@ -861,7 +861,7 @@ fn the_final_learning_rate_is_a_flag() {
     assert_eq!(parse("--final-lr 0").unwrap().config.final_lr, 0.0);
     for bad in [
         "--lr 0.001 --final-lr 0.002",
-        "--final-lr -1",
+        "--final-lr=-1",
         "--final-lr NaN",
     ] {
         assert!(parse(bad).is_err(), "{bad}");
