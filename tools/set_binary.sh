@@ -9,7 +9,9 @@
 # and the same games byte for byte as the portable build, only faster. The commit is checked
 # out in a worktree under WORK (default /tmp/cutoff-sets) and built there, into one target
 # directory that all sets share, so that the dependencies they have in common are compiled
-# once (so run one at a time). s1 is not here: it is played with --hce by the binary of b3b0d22 (docs/NNUE.md).
+# once (so run one at a time). The Bench each set must give is in the table below
+# (docs/NNUE.md records the same). s1 is not here: it is played with --hce by the binary of
+# b3b0d22 (docs/NNUE.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SEED=${1:?seed}
@@ -36,6 +38,8 @@ if [[ ${PEXT:-1} != 0 ]] && grep -qw bmi2 /proc/cpuinfo; then
     FEATURES=(--features cozy-chess/pext)
 fi
 mkdir -p "$WORK"
+# A worktree whose folder was deleted (a cleaned /tmp) is still registered: forget it first.
+git worktree prune
 [[ -d $TREE ]] || git worktree add --detach "$TREE" "$COMMIT"
 (cd "$TREE" && RUSTFLAGS="-C target-cpu=native" cargo build --release "${FEATURES[@]}" \
     --target-dir "$WORK/target")

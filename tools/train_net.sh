@@ -9,8 +9,9 @@
 # each). DRY=1 prints the command instead of running it. Every recipe is seed 1 on one
 # thread, so a run is deterministic for its data and trainer; each net was made by the
 # trainer of the commit that built it in (nets/README.md): check that commit out to
-# remake the file byte for byte. RESUME=1 adds --resume (trainers from 2026-12-04 on): a run
-# that stopped goes on after its last finished epoch, from OUT.state.
+# remake the file byte for byte. RESUME=1 adds --resume (the trainer of cf98c5f and later,
+# not the older ones that made the recorded nets): a run that stopped goes on after its
+# last finished epoch, from OUT.state.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NET=${1:?"net: n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256 n10"}
