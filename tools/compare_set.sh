@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Compares a regenerated data set with the plies recorded for it in a commit message.
 #
-#     tools/compare_set.sh SET REV
+#     tools/compare_set.sh SET REV [REV...]
 #
-# REV is a commit whose message lists the set's chunks as tools/set_record.sh prints them
-# ("c0 56123, c1 57012, ..."). The same binary, seed and game numbers make the same
+# Each REV is a commit whose message lists some of the set's chunks as tools/set_record.sh
+# prints them ("c0 56123, c1 57012, ..."); with several, their lists are taken together
+# (s11-n1250: 9cd382a 2fecab2 4a173dd 04280c1 9d1f864 3d240e4 7023e58). The same binary,
+# seed and game numbers make the same
 # games, so each recorded chunk that tools/check_set.sh has replayed must have exactly the
 # recorded plies; the regenerated plies are what set_record.sh sums from the first
 # recorded chunk on, up to the first chunk not checked yet or defective. Prints how many
@@ -13,14 +15,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SET=${1:?set, e.g. s11-n1250}
-REV=${2:?commit whose message records the plies}
+REVS=("${@:2}")
+((${#REVS[@]})) || { echo "compare_set.sh: give the commits that record the plies" >&2; exit 2; }
+REV=${REVS[*]}
 LOG=logs/checks-$SET.txt
 [[ -f $LOG ]] || { echo "compare_set.sh: no $LOG (run tools/check_set.sh $SET)" >&2; exit 1; }
 
 # "cK PLIES" pairs, one a line, sorted by chunk name (as join wants them).
 pairs() { { grep -oE '\bc[0-9]+ [0-9]+' || true; } | sort -u -k1,1; }
 
-recorded=$(git show -s --format=%B "$REV" | pairs)
+recorded=$(for rev in "${REVS[@]}"; do git show -s --format=%B "$rev"; done | pairs)
 [[ -n $recorded ]] || { echo "compare_set.sh: $REV's message records no chunk plies" >&2; exit 1; }
 first=$(sed 's/^c\([0-9]*\) .*/\1/' <<< "$recorded" | sort -n | head -1)
 regenerated=$({ tools/set_record.sh "$SET" "$first" 2> /dev/null || true; } | tail -n 1 | pairs)
