@@ -74,6 +74,22 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Writes `bytes` to `temporary`, syncs it to the disk and renames it to `path`, so that a
+/// run stopped at any moment leaves either the old file at `path` or the whole new one;
+/// on failure the temporary file is removed.
+pub fn write_via(temporary: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let written = std::fs::File::create(temporary).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    let result = written.and_then(|()| std::fs::rename(temporary, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(temporary);
+    }
+    result
+}
+
 /// The bytes of the regular file at `path` (anything else refused, as by
 /// [`open_regular_file`]).
 pub fn read_regular_file(path: &Path) -> std::io::Result<Vec<u8>> {

@@ -129,7 +129,7 @@ impl Record {
 
 /// A score as viriformat stores it, in 16 bits. (A pair with score 0 cannot end the game
 /// early: the move code of a real move is never 0, which would be a1a1.)
-fn viri_score(white_score: i32) -> i16 {
+pub fn viri_score(white_score: i32) -> i16 {
     white_score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
 }
 

@@ -37,7 +37,7 @@ use crate::search::threads;
 use crate::search::tt::TranspositionTable;
 use crate::search::Settings;
 
-pub use game::{Ending, Outcome, Record, Sample};
+pub use game::{viri_score, white_view, Ending, Outcome, Record, Sample};
 
 /// Why `datagen` could not run.
 #[derive(Debug, thiserror::Error)]

@@ -27,14 +27,12 @@
 #[cfg(test)]
 mod tests;
 
-use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use cozy_chess::Color;
-
 use crate::cli::CliError;
+use crate::datagen::{viri_score, white_view};
 use crate::file_error::{AtPath, FileError};
 use crate::nnue::Network;
 use crate::position::Game;
@@ -196,7 +194,11 @@ pub fn run(config: &Config) -> Result<Summary, RelabelError> {
         game.write_to(&mut out);
         summary.add(game_summary);
     }
-    write_through_part(&part, &config.out, &out)?;
+    let (part_path, out_path) = (
+        std::path::Path::new(&part),
+        std::path::Path::new(&config.out),
+    );
+    crate::file_error::write_via(part_path, out_path, &out).at_path(&config.out)?;
     report(&summary, started.elapsed().as_secs_f64());
     Ok(summary)
 }
@@ -255,21 +257,6 @@ fn is_same_file(a: &str, b: &str) -> bool {
     }
 }
 
-/// Writes `bytes` to `part`, then renames it to `out`; on failure `part` is removed.
-fn write_through_part(part: &str, out: &str, bytes: &[u8]) -> Result<(), RelabelError> {
-    let written = std::fs::File::create(part).and_then(|mut file| {
-        file.write_all(bytes)?;
-        file.sync_all()
-    });
-    let result = written
-        .at_path(part)
-        .and_then(|()| std::fs::rename(part, out).at_path(out));
-    if result.is_err() {
-        let _ = std::fs::remove_file(part);
-    }
-    Ok(result?)
-}
-
 /// The summary line on stderr.
 fn report(summary: &Summary, seconds: f64) {
     let mean_change = summary.total_change as f64 / summary.searched.max(1) as f64;
@@ -308,11 +295,7 @@ pub fn relabel_game(
         if crate::train::data::keep(&position.board, mv, 0, ply) {
             let limits = Limits::self_play(soft_nodes);
             let outcome = think_in_game(position.clone(), limits, tt, &histories, settings.clone());
-            let white = match position.board.side_to_move() {
-                Color::White => outcome.score,
-                Color::Black => -outcome.score,
-            };
-            score = white.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+            score = viri_score(white_view(&position.board, outcome.score));
             summary.searched += 1;
             summary.nodes += outcome.nodes;
             summary.total_change += u64::from((i32::from(score) - i32::from(old)).unsigned_abs());

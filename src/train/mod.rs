@@ -263,20 +263,8 @@ pub(super) fn read_regular_file(path: &Path) -> Result<Vec<u8>, TrainError> {
 /// Writes `bytes` to `path` through `path.tmp` and a rename, so that a run killed while
 /// writing leaves the previous file whole.
 fn write_whole(path: &str, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
     let temporary = format!("{path}.tmp");
-    let written = std::fs::File::create(&temporary).and_then(|mut file| {
-        file.write_all(bytes)?;
-        // On the disk before the rename: a crash then leaves the old file or the new one.
-        file.sync_all()
-    });
-    match written.and_then(|()| std::fs::rename(&temporary, path)) {
-        Ok(()) => Ok(()),
-        Err(error) => {
-            let _ = std::fs::remove_file(&temporary);
-            Err(error)
-        }
-    }
+    crate::file_error::write_via(Path::new(&temporary), Path::new(path), bytes)
 }
 
 /// Loads the data, trains, and writes the network after every epoch; or, for `--measure`,
