@@ -23,7 +23,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use cozy_chess::Color;
 use crossbeam_channel::Receiver;
-use protocol::{Command, GenfensParams, GoParams, OptionSpec, Response};
+use protocol::{Command, GenfensParams, GoParams, OptionSpec, Response, UciMove};
 
 use crate::book::Book;
 use crate::nnue::{self, Network};
@@ -515,6 +515,12 @@ impl Engine {
         if self.active.is_none() {
             self.out
                 .error("the search thread is gone; restart the engine");
+            // The `go` is still owed its one `bestmove`: the first legal move.
+            let board = &self.game.board;
+            let best = crate::position::legal_moves(board)
+                .first()
+                .map_or(UciMove::Null, |&mv| to_uci(board, mv, self.game_chess960));
+            self.out.send(&Response::BestMove { best, ponder: None });
         }
     }
 

@@ -58,12 +58,17 @@ pub fn open_regular_file(path: &Path) -> std::io::Result<std::fs::File> {
 /// Checks that a file can be written at `path` before a long run that writes it only at
 /// its end (`train`, `tune`): `path` is no directory and a file can be created or opened
 /// for writing there. An existing file is left as it was; a file made for the check is
-/// removed.
+/// removed. Anything else already there (a FIFO, whose opening would wait for a reader,
+/// or a device) is refused.
 pub fn check_writable(path: &Path) -> std::io::Result<()> {
-    if path.is_dir() {
-        return Err(std::io::Error::other("is a directory"));
-    }
-    let existed = path.exists();
+    let existed = match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => return Err(std::io::Error::other("is a directory")),
+        Ok(meta) if !meta.is_file() => {
+            return Err(std::io::Error::other("not a regular file"));
+        }
+        Ok(_) => true,
+        Err(_) => false,
+    };
     std::fs::OpenOptions::new()
         .append(true)
         .create(true)
@@ -119,6 +124,9 @@ mod tests {
         // A directory, or a file in a folder that does not exist, cannot be written.
         assert!(check_writable(&dir).is_err());
         assert!(check_writable(&dir.join("no-such-folder/net.nnue")).is_err());
+        // A device is no file to write a net to (a FIFO would block the opening).
+        #[cfg(unix)]
+        assert!(check_writable(Path::new("/dev/null")).is_err());
         // A new file is fine and is not left behind; an existing one keeps its bytes.
         let new = dir.join("new.nnue");
         check_writable(&new).unwrap();

@@ -6,6 +6,18 @@ use std::io::Write;
 use parking_lot::Mutex;
 use protocol::{Info, Response};
 
+/// The most characters of an error's text one line holds: enough for any real message
+/// (a path of a few hundred characters and why), short enough for a GUI's log.
+pub const ERROR_TEXT_LIMIT: usize = 1000;
+
+/// `text`, or its first `limit` characters and how many it has.
+fn cut_to(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(limit) {
+        None => text.into(),
+        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()).into(),
+    }
+}
+
 /// A sink for protocol lines, shared by the input loop and the search thread.
 pub struct Output {
     writer: Mutex<Box<dyn Write + Send>>,
@@ -60,9 +72,11 @@ impl Output {
         self.send(&Response::Info(Info::string(text)));
     }
 
-    /// Writes `info string error: <text>`, the answer to any rejected command.
+    /// Writes `info string error: <text>`, the answer to any rejected command; a text
+    /// longer than [`ERROR_TEXT_LIMIT`] characters (a path of 100,000, given by mistake)
+    /// is cut there, with its length.
     pub fn error(&self, text: &str) {
-        self.info_string(&format!("error: {text}"));
+        self.info_string(&format!("error: {}", cut_to(text, ERROR_TEXT_LIMIT)));
     }
 
     /// Writes a line of free text (for `d`, `eval`, perft and bench reports).

@@ -20,6 +20,17 @@ pub enum PositionError {
     PawnOnBackRank(String),
     #[error("invalid FEN: {0} has too many pieces")]
     TooManyPieces(&'static str),
+    /// More pieces beyond a side's first set (queens beyond one, rooks, bishops or
+    /// knights beyond two) than pawns it lacks: no promotions reach that.
+    #[error(
+        "invalid FEN: {color} has more promoted pieces than missing pawns ({promoted} beyond \
+         one queen and two rooks, bishops and knights; {missing} pawns missing)"
+    )]
+    TooManyPromoted {
+        color: &'static str,
+        promoted: usize,
+        missing: usize,
+    },
     /// The two kings stand on neighbouring squares (white's first): each would attack
     /// the other, which no legal game reaches.
     #[error("invalid FEN: the kings on {white} and {black} stand next to each other")]
@@ -236,6 +247,20 @@ fn check_material(squares: &Squares) -> Result<(), PositionError> {
             .count();
         if pieces > 16 || count(Piece::Pawn) > 8 {
             return Err(PositionError::TooManyPieces(color_name(color)));
+        }
+        // This also bounds the legal moves (at most 218 with such material), which the
+        // search's move lists rely on.
+        let promoted = count(Piece::Queen).saturating_sub(1)
+            + count(Piece::Rook).saturating_sub(2)
+            + count(Piece::Bishop).saturating_sub(2)
+            + count(Piece::Knight).saturating_sub(2);
+        let missing = 8 - count(Piece::Pawn);
+        if promoted > missing {
+            return Err(PositionError::TooManyPromoted {
+                color: color_name(color),
+                promoted,
+                missing,
+            });
         }
     }
     // A king never attacks the other king: whichever side is to move, such a position

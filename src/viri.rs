@@ -120,24 +120,49 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<ViriGame>, ViriError> {
     Ok(games)
 }
 
-/// The length of the leading part of `bytes` that holds whole games, found from the
+/// The length of the leading part of a stream that holds whole games, found from the
 /// layout alone (each game's board, then 4-byte move records up to a zero one; nothing
-/// decoded): `bytes.len()` unless the data ends inside a game.
-pub fn whole_games_len(bytes: &[u8]) -> usize {
-    let mut whole = 0;
-    let mut offset = 0;
-    'games: while offset + PACKED_BOARD_BYTES <= bytes.len() {
-        offset += PACKED_BOARD_BYTES;
-        while let Some(record) = bytes.get(offset..offset + 4) {
-            offset += 4;
+/// decoded), and the stream's whole length: the two are equal unless the data ends
+/// inside a game. Read to its end in constant memory (a file being appended to can be
+/// large).
+pub fn whole_games_len(stream: impl std::io::Read) -> std::io::Result<(u64, u64)> {
+    let mut reader = std::io::BufReader::new(stream);
+    let (mut whole, mut offset) = (0u64, 0u64);
+    let mut board = [0u8; PACKED_BOARD_BYTES];
+    let mut record = [0u8; 4];
+    loop {
+        let read = read_up_to(&mut reader, &mut board)?;
+        offset += read as u64;
+        if read < board.len() {
+            return Ok((whole, offset));
+        }
+        loop {
+            let read = read_up_to(&mut reader, &mut record)?;
+            offset += read as u64;
+            if read < record.len() {
+                return Ok((whole, offset));
+            }
             if record == [0, 0, 0, 0] {
                 whole = offset;
-                continue 'games;
+                break;
             }
         }
-        break;
     }
-    whole
+}
+
+/// Fills `buf` from `reader` as far as the stream goes: the bytes read, fewer than
+/// `buf.len()` only at its end.
+fn read_up_to(reader: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
 }
 
 /// Reads games one at a time from a byte buffer.
@@ -402,7 +427,8 @@ mod tests {
         }
         for cut in 0..=bytes.len() {
             let expected = *ends.iter().rev().find(|&&end| end <= cut).unwrap();
-            assert_eq!(whole_games_len(&bytes[..cut]), expected, "cut at {cut}");
+            let (whole, len) = whole_games_len(&bytes[..cut]).unwrap();
+            assert_eq!((whole, len), (expected as u64, cut as u64), "cut at {cut}");
         }
     }
 

@@ -255,7 +255,30 @@ fn an_unreadable_file_is_an_error_and_nothing_panics() {
         out.to_str().unwrap(),
     ]);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    assert!(stderr.contains("converted 0 games"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+    // Nothing in it can be converted: an error, and no output file.
+    assert!(!output.status.success(), "{stderr}");
+    assert!(stderr.contains("can be converted"), "{stderr}");
+    assert!(!out.exists());
+    // An existing output keeps its bytes when nothing can be converted.
+    std::fs::write(&out, b"precious").unwrap();
+    let output = cutoff(&[
+        "convert",
+        garbage.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), b"precious");
+    // An empty PGN has no game to skip: an empty output, and success.
+    let empty = dir.join("empty.pgn");
+    std::fs::write(&empty, b"").unwrap();
+    let output = cutoff(&[
+        "convert",
+        empty.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), b"");
 }

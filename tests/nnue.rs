@@ -203,6 +203,18 @@ fn bad_network_files_are_refused_and_the_current_network_kept() {
         }
         assert_eq!(final_evaluation(&mut engine), before, "{}", bad.display());
     }
+    // A path of 100,000 characters gets one error line of bounded length.
+    let long = "a".repeat(100_000);
+    engine.send(&format!("setoption name EvalFile value /{long}"));
+    let answer = engine.sync();
+    assert_eq!(answer.len(), 1, "{}", answer.len());
+    assert!(
+        is_error(&answer[0]) && answer[0].contains(" characters)"),
+        "{}",
+        &answer[0][..200]
+    );
+    assert!(answer[0].len() < 1_100, "{} characters", answer[0].len());
+    assert_eq!(final_evaluation(&mut engine), before);
 }
 
 #[test]

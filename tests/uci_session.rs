@@ -262,6 +262,16 @@ const BAD_FENS: &[(&str, &str, &str)] = &[
         "king",
     ),
     ("no black king", "8/8/8/8/8/8/8/4K3 w - - 0 1", "king"),
+    (
+        "ten queens and no pawn missing a promotion",
+        "QQQQQQQQ/QQ6/8/8/8/8/8/k6K w - - 0 1",
+        "promoted",
+    ),
+    (
+        "three knights with all eight pawns",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/1NN1K1N1 w - - 0 1",
+        "promoted",
+    ),
     ("kings side by side", "Kk6/8/8/8/8/8/8/8 w - - 0 1", "king"),
     (
         "kings diagonally adjacent, black to move",
@@ -1598,6 +1608,30 @@ fn garbage_bytes_and_very_long_lines_do_not_crash_the_engine() {
             "last line without newline: status {status}, output {rest:?}"
         ));
     }
+}
+
+/// A line longer than the most the engine reads is refused with one error (a `go` still
+/// gets its `bestmove`, from a depth-1 search), and the engine goes on as before.
+#[test]
+fn lines_over_the_length_limit_are_refused_and_a_go_still_answered() {
+    let mut engine = start();
+    engine.send(AFTER_E4);
+    let over = cutoff::uci::MAX_LINE_BYTES + 10;
+    engine.send(&format!(
+        "position startpos moves {}",
+        "e2e4 ".repeat(over / 5)
+    ));
+    let answer = engine.sync();
+    if answer.len() != 1 || !is_error(&answer[0]) || !answer[0].contains("too long") {
+        engine.fail(&format!("expected one `too long` error, got {answer:?}"));
+    }
+    let (lines, best) = search(&mut engine, &format!("go depth 2 {}", "9".repeat(over)));
+    let errors: Vec<&String> = lines.iter().filter(|l| is_error(l)).collect();
+    if errors.len() != 1 || !errors[0].contains("too long") {
+        engine.fail(&format!("expected one `too long` error, got {errors:?}"));
+    }
+    assert_legal_bestmove(&mut engine, AFTER_E4, &best);
+    assert_replies(&mut engine, AFTER_E4_REPLIES, "after the long lines");
 }
 
 /// An error quotes at most 40 characters of the offending token and then gives its length,

@@ -177,6 +177,8 @@ fn next_word(text: &str) -> (&str, &str) {
 /// Reads the operations after the position fields.
 fn parse_operations(text: &str) -> Result<Vec<Operation>, EpdError> {
     let mut operations: Vec<Operation> = Vec::new();
+    // The opcodes seen, for the repetition check (a line may hold very many).
+    let mut seen = std::collections::HashSet::new();
     let mut chars = text.chars().peekable();
     loop {
         while chars.next_if(|c| c.is_whitespace() || *c == ';').is_some() {}
@@ -193,7 +195,7 @@ fn parse_operations(text: &str) -> Result<Vec<Operation>, EpdError> {
         if !valid {
             return Err(EpdError::BadOpcode(opcode));
         }
-        if operations.iter().any(|op| op.opcode == opcode) {
+        if !seen.insert(opcode.clone()) {
             return Err(EpdError::RepeatedOpcode(opcode));
         }
         let mut operands = Vec::new();

@@ -16,8 +16,11 @@
 //! without a result (`*` or none), one without moves, and one whose `Termination` says the
 //! result did not come from the board (`abandoned`, `unterminated`, `stall`, `illegal
 //! move`, `rules infraction`, `emergency`). A summary line follows. The exit status is 0
-//! once the file has been read, however many games were skipped; non-zero only when the
-//! PGN cannot be read or the output cannot be written.
+//! once the file has been read and a game converted (or the file has no game at all),
+//! however many games were skipped; non-zero when the PGN cannot be read, when it has
+//! games but none can be converted, or when the output cannot be written. The output is
+//! written whole at the end (through a temporary file), so a failed run leaves an
+//! existing `--out` as it was.
 
 mod score;
 #[cfg(test)]
@@ -57,6 +60,13 @@ pub enum ConvertError {
     /// The PGN could not be read or the output written.
     #[error(transparent)]
     File(#[from] FileError),
+    /// The PGN has games, and every one was skipped.
+    #[error("{path}: none of its {skipped} games can be converted; {out} not written")]
+    NoGames {
+        path: String,
+        skipped: usize,
+        out: String,
+    },
 }
 
 /// Why one game was skipped.
@@ -105,15 +115,24 @@ pub fn main(args: &[String]) -> Result<(), ConvertError> {
     let args: Args = crate::cli::parse("convert", args)?;
     let start = Instant::now();
     let text = crate::pgn::read_text(&args.games).at_path(&args.games)?;
-    let file = std::fs::File::create(&args.out).at_path(&args.out)?;
-    let mut out = std::io::BufWriter::new(file);
+    let out_path = std::path::Path::new(&args.out);
+    crate::file_error::check_writable(out_path).at_path(&args.out)?;
+    let mut out = Vec::new();
     let mut stderr = std::io::stderr().lock();
     let summary = convert_text(&text, &mut out, &mut |line| {
         // A closed stderr is no reason to stop converting.
         let _ = writeln!(stderr, "{line}");
     })
     .at_path(&args.out)?;
-    out.flush().at_path(&args.out)?;
+    if summary.games == 0 && summary.skipped > 0 {
+        return Err(ConvertError::NoGames {
+            path: args.games,
+            skipped: summary.skipped,
+            out: args.out,
+        });
+    }
+    let part = format!("{}.part", args.out);
+    crate::file_error::write_via(std::path::Path::new(&part), out_path, &out).at_path(&args.out)?;
     let seconds = start.elapsed().as_secs_f64();
     eprintln!(
         "converted {} games ({} plies, {} without a score) to {}, skipped {} games, \

@@ -61,8 +61,8 @@ pub enum DatagenError {
     )]
     UnfinishedOutput {
         path: String,
-        whole: usize,
-        extra: usize,
+        whole: u64,
+        extra: u64,
     },
     /// The opening book holds no position.
     #[error(transparent)]
@@ -242,22 +242,40 @@ fn check_appendable(path: &str, format: Format) -> Result<(), DatagenError> {
     if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return Ok(());
     }
-    let bytes = crate::file_error::read_regular_file(std::path::Path::new(path)).at_path(path)?;
-    let whole = match format {
-        Format::Viri => crate::viri::whole_games_len(&bytes),
-        Format::Text => bytes
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |at| at + 1),
-    };
-    if whole == bytes.len() {
+    let file = crate::file_error::open_regular_file(std::path::Path::new(path)).at_path(path)?;
+    let (whole, len) = match format {
+        Format::Viri => crate::viri::whole_games_len(file),
+        Format::Text => whole_lines_len(file),
+    }
+    .at_path(path)?;
+    if whole == len {
         return Ok(());
     }
     Err(DatagenError::UnfinishedOutput {
         path: path.to_string(),
         whole,
-        extra: bytes.len() - whole,
+        extra: len - whole,
     })
+}
+
+/// The length of the leading part of a stream that ends with a newline, and the whole
+/// length, read in constant memory.
+fn whole_lines_len(stream: impl std::io::Read) -> std::io::Result<(u64, u64)> {
+    use std::io::BufRead;
+    let mut reader = std::io::BufReader::new(stream);
+    let (mut whole, mut len) = (0u64, 0u64);
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok((whole, len));
+        }
+        if let Some(at) = buf.iter().rposition(|&b| b == b'\n') {
+            whole = len + at as u64 + 1;
+        }
+        let read = buf.len();
+        len += read as u64;
+        reader.consume(read);
+    }
 }
 
 /// Plays the run's games on `config.threads` threads and appends them, in game order, to

@@ -3,7 +3,7 @@
 use cozy_chess::{Board, Piece};
 
 /// The scale `scale_by_material` applies to `board`, in 1/1024ths: 999 (0.98) with all
-/// the pieces on, 700 (0.68) with bare kings. Material counts P/N/B/R/Q as
+/// the pieces on, 700 (0.68) with bare kings, above 1024 only with promoted material. Material counts P/N/B/R/Q as
 /// 100/422/422/642/1015 (the values and the 700/1024 base are the ones several NNUE
 /// engines use).
 pub fn material_scale(board: &Board) -> i32 {
@@ -22,8 +22,10 @@ pub fn material_scale(board: &Board) -> i32 {
 /// after 992 games, 350-277-365).
 #[inline]
 pub fn scale_by_material(score: i32, board: &Board) -> i32 {
-    // |score| · 999 / 1024 < |score|: the result fits in an i32.
-    (i64::from(score) * i64::from(material_scale(board)) / 1024) as i32
+    // The scale passes 1024 only with more material than the first sets (promotions),
+    // so a score near the i32 bounds is saturated.
+    let scaled = i64::from(score) * i64::from(material_scale(board)) / 1024;
+    scaled.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
 /// The inverse of [`scale_by_material`]: the network score a search that scales by

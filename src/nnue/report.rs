@@ -16,7 +16,7 @@ pub fn report(network: &Network, board: &Board) -> String {
     let side_to_move = scale_by_material(network_score, board);
     let white = match board.side_to_move() {
         Color::White => side_to_move,
-        Color::Black => -side_to_move,
+        Color::Black => side_to_move.saturating_neg(),
     };
     let mut out = String::new();
     let quant = network.quantisation();

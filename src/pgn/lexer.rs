@@ -21,6 +21,8 @@ pub enum Token<'a> {
     Close,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     Result(&'a str),
+    /// A `[` that starts no well-formed tag pair, with why.
+    BadTag(String),
     /// Text that is no PGN token, with why.
     Bad(String),
 }
@@ -42,6 +44,9 @@ pub struct Lexer<'a> {
     text: &'a str,
     pos: usize,
     line: usize,
+    /// Characters looked for in vain, each with where the search started: none comes
+    /// after that, so a later search for it need not read the rest of the text again.
+    missing: Vec<(char, usize)>,
 }
 
 /// The characters a move symbol (or a result, or a move number) is made of.
@@ -57,6 +62,7 @@ impl<'a> Lexer<'a> {
             text,
             pos: 0,
             line: 1,
+            missing: Vec::new(),
         }
     }
 
@@ -95,8 +101,19 @@ impl<'a> Lexer<'a> {
     /// The text up to (not including) the first `end`, moving past it; `None`, without
     /// moving, when there is none.
     fn past(&mut self, end: char) -> Option<&'a str> {
+        let pos = self.pos;
+        if self
+            .missing
+            .iter()
+            .any(|&(c, from)| c == end && from <= pos)
+        {
+            return None;
+        }
         let rest = self.rest();
-        let at = rest.find(end)?;
+        let Some(at) = rest.find(end) else {
+            self.missing.push((end, pos));
+            return None;
+        };
         self.advance(at + 1);
         Some(&rest[..at])
     }
@@ -133,7 +150,7 @@ impl<'a> Lexer<'a> {
         self.skip_space();
         if name.is_empty() || self.peek_byte() != Some(b'"') {
             let text = self.until(']');
-            return Token::Bad(format!("malformed tag pair [{name}{text}]"));
+            return Token::BadTag(format!("malformed tag pair [{name}{text}]"));
         }
         self.advance(1); // '"'
         let mut value = String::new();
@@ -156,7 +173,7 @@ impl<'a> Lexer<'a> {
         }
         let Some(len) = closed else {
             self.until(']');
-            return Token::Bad(format!("tag {name}: the value has no closing quote"));
+            return Token::BadTag(format!("tag {name}: the value has no closing quote"));
         };
         self.advance(len);
         self.skip_space();
@@ -165,7 +182,7 @@ impl<'a> Lexer<'a> {
             Token::Tag { name, value }
         } else {
             let text = self.until(']');
-            Token::Bad(format!("tag {name}: unexpected {text:?} before ']'"))
+            Token::BadTag(format!("tag {name}: unexpected {text:?} before ']'"))
         }
     }
 

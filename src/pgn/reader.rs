@@ -55,8 +55,9 @@ impl<'a> Games<'a> {
             match &located.token {
                 Token::Tag { name, value } => tags.push((name.to_string(), value.clone())),
                 // A malformed tag pair among good ones is no reason to end the section
-                // (the game's number would shift): it is remembered.
-                Token::Bad(why) => {
+                // (the game's number would shift): it is remembered. Any other bad text
+                // ends it, and is the movetext's to report.
+                Token::BadTag(why) => {
                     bad.get_or_insert((line, why.clone()));
                 }
                 _ => break,
@@ -72,7 +73,7 @@ impl<'a> Games<'a> {
         let mut depth = 0usize;
         while let Some(located) = self.tokens.peek() {
             match located.token {
-                Token::Tag { .. } => return,
+                Token::Tag { .. } | Token::BadTag(_) => return,
                 Token::Open => depth += 1,
                 Token::Close => depth = depth.saturating_sub(1),
                 Token::Result(_) if depth == 0 => {
@@ -125,7 +126,7 @@ impl<'a> Games<'a> {
         let mut board = game.start.clone();
         let mut depth = 0usize;
         while let Some(peeked) = self.tokens.peek() {
-            if matches!(peeked.token, Token::Tag { .. }) {
+            if matches!(peeked.token, Token::Tag { .. } | Token::BadTag(_)) {
                 break; // The next game's tags: this one had no result token.
             }
             let Some(Located { token, line }) = self.tokens.next() else {
@@ -187,7 +188,7 @@ impl<'a> Games<'a> {
                         }
                     }
                 }
-                Token::Bad(why) => {
+                Token::Bad(why) | Token::BadTag(why) => {
                     self.skip_game();
                     return Err(failure(game, None, PgnErrorKind::Syntax(why)));
                 }

@@ -277,6 +277,49 @@ fn an_unclosed_comment_is_an_error_and_the_next_game_is_read() {
     }
 }
 
+/// Stray text between games, or a `{` never closed right after a game's tags, is
+/// reported where it is and costs no other game.
+#[test]
+fn stray_text_and_unclosed_comments_after_tags_keep_the_next_games() {
+    let text = "[Event \"a\"]\n1. e4 e5 1-0\n}\n[Event \"b\"]\n1. d4 d5 0-1\n";
+    let results: Vec<_> = games(text).collect();
+    assert_eq!(results.len(), 3, "{results:?}");
+    let stray = results[1].as_ref().unwrap_err();
+    assert!(stray.to_string().contains("line 3"), "{stray}");
+    assert!(
+        stray.to_string().contains("unexpected character"),
+        "{stray}"
+    );
+    let b = results[2].as_ref().unwrap();
+    assert_eq!((b.tag("Event"), sans(b)), (Some("b"), vec!["d4", "d5"]));
+
+    let text = "[Event \"x\"]\n{\n[Event \"y\"]\n{\n[Event \"z\"]\n1. e4 e5 1-0\n";
+    let results: Vec<_> = games(text).collect();
+    assert_eq!(results.len(), 3, "{results:?}");
+    for (result, line) in results[..2].iter().zip(["line 2", "line 4"]) {
+        let error = result.as_ref().unwrap_err();
+        assert!(error.to_string().contains("never closed"), "{error}");
+        assert!(error.to_string().contains(line), "{error}");
+    }
+    let z = results[2].as_ref().unwrap();
+    assert_eq!((z.number, z.tag("Event")), (3, Some("z")));
+    assert_eq!(sans(z), vec!["e4", "e5"]);
+}
+
+/// A malformed tag pair that starts a game (the one before had no result) is that
+/// game's error, not the end of the game before.
+#[test]
+fn a_malformed_first_tag_belongs_to_its_own_game() {
+    let text = "[Event \"a\"]\n1. e4 e5\n[Event \"b]\n1. d4 1-0\n[Event \"c\"]\n1. c4 1-0\n";
+    let results: Vec<_> = games(text).collect();
+    assert_eq!(results.len(), 3, "{results:?}");
+    let a = results[0].as_ref().unwrap();
+    assert_eq!(sans(a), vec!["e4", "e5"]);
+    assert!(results[1].is_err());
+    let c = results[2].as_ref().unwrap();
+    assert_eq!((c.number, c.tag("Event")), (3, Some("c")));
+}
+
 #[test]
 fn escape_lines_byte_order_marks_and_trailing_comments() {
     let text = "\u{feff}% exported by a tool\n[Event \"x\"]\n1. e4 e5 *\n{the end}\n";

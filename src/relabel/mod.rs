@@ -54,6 +54,9 @@ pub enum RelabelError {
     /// The `--net` file cannot be read or is no valid network.
     #[error(transparent)]
     Network(#[from] crate::nnue::LoadError),
+    /// The input is not empty, and not even its first game can be decoded.
+    #[error("{0}: no game can be read; nothing written")]
+    NoGames(String),
 }
 
 /// The command line of `cutoff relabel`.
@@ -170,6 +173,9 @@ pub fn run(config: &Config) -> Result<Summary, RelabelError> {
     let bytes = crate::file_error::read_regular_file(std::path::Path::new(&config.input))
         .at_path(&config.input)?;
     let games = read_games(&bytes, &config.input);
+    if games.is_empty() && !bytes.is_empty() {
+        return Err(RelabelError::NoGames(config.input.clone()));
+    }
     let part = format!("{}.part", config.out);
     for path in [&part, &config.out] {
         crate::file_error::check_writable(std::path::Path::new(path)).at_path(path)?;

@@ -167,6 +167,23 @@ fn the_output_is_the_same_with_any_thread_count_and_damage_keeps_the_games_befor
     assert_eq!(summary.games, 3);
     let cut = read_games(&std::fs::read(dir.join("cut.viri")).unwrap()).unwrap();
     assert_eq!(cut[..], relabelled[..3]);
+    // No game at all can be read (a PGN given by mistake): an error, and an existing
+    // output keeps its bytes.
+    std::fs::write(&input, b"[Event \"not viriformat\"]\n1. e4 e5 1-0\n").unwrap();
+    let error = run(&config(1, "cut.viri")).unwrap_err();
+    assert!(matches!(error, RelabelError::NoGames(_)), "{error}");
+    let kept = read_games(&std::fs::read(dir.join("cut.viri")).unwrap()).unwrap();
+    assert_eq!(kept[..], relabelled[..3]);
+    // A device as the output is refused before any search.
+    #[cfg(unix)]
+    {
+        write(&input, &games);
+        let device = Config {
+            out: "/dev/null".to_string(),
+            ..config(1, "")
+        };
+        assert!(matches!(run(&device), Err(RelabelError::File(_))));
+    }
 }
 
 #[test]

@@ -47,6 +47,11 @@ impl SharedState {
         self.stop.store(true, Ordering::Relaxed);
     }
 
+    /// Whether [`SharedState::stop_all`] was called.
+    pub fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
     /// The nodes published by every thread but `id`.
     fn others(&self, id: usize) -> u64 {
         self.nodes

@@ -422,6 +422,44 @@ fn tablebase_root_moves(job: &SearchJob, root_moves: &[Move]) -> Option<RootTabl
     (!kept.is_empty()).then_some(RootTablebase { moves: kept, score })
 }
 
+/// Mated (`mate 0`, as Stockfish says it) or stalemate at the root: the certain score
+/// and WDL, and the answer to `go mate` that no mate was found.
+fn report_no_moves(job: &SearchJob, out: &Output) {
+    let (score, wdl) = if job.game.board.checkers().is_empty() {
+        let draw = Wdl {
+            win: 0,
+            draw: 1000,
+            loss: 0,
+        };
+        (Score::Cp(0), draw)
+    } else {
+        let loss = Wdl {
+            win: 0,
+            draw: 0,
+            loss: 1000,
+        };
+        (Score::Mate(0), loss)
+    };
+    out.send(&Response::Info(Info {
+        depth: Some(0),
+        score: Some((score, ScoreBound::Exact)),
+        wdl: job.settings.show_wdl.then_some(wdl),
+        ..Info::default()
+    }));
+    if let Some(mate) = job.limits.mate {
+        report_no_mate(out, mate, 0);
+    }
+}
+
+/// Calls [`SharedState::stop_all`] when dropped.
+struct StopAllOnDrop<'a>(&'a SharedState);
+
+impl Drop for StopAllOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop_all();
+    }
+}
+
 /// What the tables say at the root: the moves to search and the root's score.
 struct RootTablebase {
     moves: Vec<Move>,
@@ -453,35 +491,7 @@ pub fn start(
         root.score
     });
     if root_moves.is_empty() {
-        // Mated (`mate 0`, as Stockfish says it) or stalemate: certain, so is the WDL.
-        let (score, wdl) = if board.checkers().is_empty() {
-            (
-                Score::Cp(0),
-                Wdl {
-                    win: 0,
-                    draw: 1000,
-                    loss: 0,
-                },
-            )
-        } else {
-            (
-                Score::Mate(0),
-                Wdl {
-                    win: 0,
-                    draw: 0,
-                    loss: 1000,
-                },
-            )
-        };
-        out.send(&Response::Info(Info {
-            depth: Some(0),
-            score: Some((score, ScoreBound::Exact)),
-            wdl: job.settings.show_wdl.then_some(wdl),
-            ..Info::default()
-        }));
-        if let Some(mate) = job.limits.mate {
-            report_no_mate(out, mate, 0);
-        }
+        report_no_moves(job, out);
         return SearchOutcome::default();
     }
     tt.new_search();
@@ -502,6 +512,9 @@ pub fn start(
     shared.add_tbhits(root_tbhits);
     let mut tables = memory.take(threads).into_iter();
     std::thread::scope(|scope| {
+        // Stops the helpers however the main thread's search ends, a panic included:
+        // otherwise the scope would wait for helpers that search on without a limit.
+        let _stop_helpers = StopAllOnDrop(&shared);
         let main_histories = tables.next().unwrap_or_default();
         let mut helpers = Vec::with_capacity(threads - 1);
         for (id, histories) in (1..threads).zip(tables) {
@@ -545,6 +558,25 @@ pub fn start(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panic_of_the_main_thread_stops_the_helpers() {
+        // Without the guard the scope would wait for the helper for ever.
+        let shared = SharedState::new(2);
+        let ended = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            std::thread::scope(|scope| {
+                let _stop_helpers = StopAllOnDrop(&shared);
+                scope.spawn(|| {
+                    while !shared.stopping() {
+                        std::thread::yield_now();
+                    }
+                });
+                panic!("the main thread's search failed");
+            });
+        }));
+        assert!(ended.is_err());
+        assert!(shared.stopping());
+    }
 
     fn mv(text: &str) -> Move {
         text.parse().unwrap()

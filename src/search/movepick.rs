@@ -65,8 +65,9 @@ enum Phase {
     Done,
 }
 
-/// More than the legal moves of any position (at most 218).
-/// More than the legal moves of any chess position.
+/// More than the legal moves of any position a FEN may set up: at most 218 with the
+/// material promotions can give, which `position::parse_fen` enforces (with up to 15
+/// queens a side, 241 were found).
 pub const MAX_MOVES: usize = 256;
 /// Move generation calls back at most 18 times: once per piece, and twice more for en
 /// passant captures.
