@@ -31,7 +31,8 @@ pub struct Args {
     /// 81c1d56): the trainer divides the scale back out (repeatable).
     #[arg(long)]
     scaled_data: Vec<String>,
-    /// The network file to write (its float checkpoint goes to NET.ckpt).
+    /// The network file to write (its float checkpoint goes to OUT.ckpt: `--out n.nnue`
+    /// writes n.nnue.ckpt).
     #[arg(long, required_unless_present = "measure")]
     out: Option<PathBuf>,
     /// Train nothing: report this network's loss (a network file or a float checkpoint)
