@@ -95,6 +95,17 @@ pub fn write_via(temporary: &Path, path: &Path, bytes: &[u8]) -> std::io::Result
     result
 }
 
+/// The temporary file [`write_via_part`] writes before renaming it to `path`.
+pub fn part_path(path: &str) -> String {
+    format!("{path}.part")
+}
+
+/// [`write_via`] through [`part_path`]`(path)`, as the tools that write one output file
+/// at their end (`convert`, `relabel`) do.
+pub fn write_via_part(path: &str, bytes: &[u8]) -> std::io::Result<()> {
+    write_via(Path::new(&part_path(path)), Path::new(path), bytes)
+}
+
 /// The bytes of the regular file at `path` (anything else refused, as by
 /// [`open_regular_file`]).
 pub fn read_regular_file(path: &Path) -> std::io::Result<Vec<u8>> {

@@ -24,15 +24,20 @@ fn cutoff(args: &[&str]) -> Output {
     Command::new(common::binary()).args(args).output().unwrap()
 }
 
-/// Converts `pgn` into a fresh file and returns the run's output and the games written.
-fn convert(pgn: &Path, case: &str) -> (Output, Vec<ViriGame>) {
-    let out = common::temp_dir("convert", case).join("games.viri");
-    let output = cutoff(&[
+/// Runs `cutoff convert PGN --out OUT`.
+fn convert_to(pgn: &Path, out: &Path) -> Output {
+    cutoff(&[
         "convert",
         pgn.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
-    ]);
+    ])
+}
+
+/// Converts `pgn` into a fresh file and returns the run's output and the games written.
+fn convert(pgn: &Path, case: &str) -> (Output, Vec<ViriGame>) {
+    let out = common::temp_dir("convert", case).join("games.viri");
+    let output = convert_to(pgn, &out);
     let bytes = std::fs::read(&out).unwrap_or_default();
     let games = read_games(&bytes).unwrap_or_else(|e| panic!("unreadable output: {e}"));
     (output, games)
@@ -235,12 +240,7 @@ fn standard_input_gives_the_same_file() {
 fn an_unreadable_file_is_an_error_and_nothing_panics() {
     let dir = common::temp_dir("convert", "unreadable");
     let out = dir.join("never.viri");
-    let output = cutoff(&[
-        "convert",
-        dir.join("missing.pgn").to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let output = convert_to(&dir.join("missing.pgn"), &out);
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("cutoff convert: error: ") && stderr.contains("missing.pgn"));
@@ -248,12 +248,7 @@ fn an_unreadable_file_is_an_error_and_nothing_panics() {
     // Garbage is read (and skipped), not a crash.
     let garbage = dir.join("garbage.pgn");
     std::fs::write(&garbage, b"\xff\xfe[[[ {{ ((( $999 1. Zz9 ]] \x00 e4 e5").unwrap();
-    let output = cutoff(&[
-        "convert",
-        garbage.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let output = convert_to(&garbage, &out);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     // Nothing in it can be converted: an error, and no output file.
@@ -262,23 +257,13 @@ fn an_unreadable_file_is_an_error_and_nothing_panics() {
     assert!(!out.exists());
     // An existing output keeps its bytes when nothing can be converted.
     std::fs::write(&out, b"precious").unwrap();
-    let output = cutoff(&[
-        "convert",
-        garbage.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let output = convert_to(&garbage, &out);
     assert!(!output.status.success());
     assert_eq!(std::fs::read(&out).unwrap(), b"precious");
     // An empty PGN has no game to skip: an empty output, and success.
     let empty = dir.join("empty.pgn");
     std::fs::write(&empty, b"").unwrap();
-    let output = cutoff(&[
-        "convert",
-        empty.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let output = convert_to(&empty, &out);
     assert!(output.status.success());
     assert_eq!(std::fs::read(&out).unwrap(), b"");
 }

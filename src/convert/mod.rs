@@ -115,8 +115,7 @@ pub fn main(args: &[String]) -> Result<(), ConvertError> {
     let args: Args = crate::cli::parse("convert", args)?;
     let start = Instant::now();
     let text = crate::pgn::read_text(&args.games).at_path(&args.games)?;
-    let out_path = std::path::Path::new(&args.out);
-    crate::file_error::check_writable(out_path).at_path(&args.out)?;
+    crate::file_error::check_writable(std::path::Path::new(&args.out)).at_path(&args.out)?;
     let mut out = Vec::new();
     let mut stderr = std::io::stderr().lock();
     let summary = convert_text(&text, &mut out, &mut |line| {
@@ -131,8 +130,7 @@ pub fn main(args: &[String]) -> Result<(), ConvertError> {
             out: args.out,
         });
     }
-    let part = format!("{}.part", args.out);
-    crate::file_error::write_via(std::path::Path::new(&part), out_path, &out).at_path(&args.out)?;
+    crate::file_error::write_via_part(&args.out, &out).at_path(&args.out)?;
     let seconds = start.elapsed().as_secs_f64();
     eprintln!(
         "converted {} games ({} plies, {} without a score) to {}, skipped {} games, \

@@ -176,7 +176,7 @@ pub fn run(config: &Config) -> Result<Summary, RelabelError> {
     if games.is_empty() && !bytes.is_empty() {
         return Err(RelabelError::NoGames(config.input.clone()));
     }
-    let part = format!("{}.part", config.out);
+    let part = crate::file_error::part_path(&config.out);
     for path in [&part, &config.out] {
         crate::file_error::check_writable(std::path::Path::new(path)).at_path(path)?;
     }
@@ -200,11 +200,7 @@ pub fn run(config: &Config) -> Result<Summary, RelabelError> {
         game.write_to(&mut out);
         summary.add(game_summary);
     }
-    let (part_path, out_path) = (
-        std::path::Path::new(&part),
-        std::path::Path::new(&config.out),
-    );
-    crate::file_error::write_via(part_path, out_path, &out).at_path(&config.out)?;
+    crate::file_error::write_via_part(&config.out, &out).at_path(&config.out)?;
     report(&summary, started.elapsed().as_secs_f64());
     Ok(summary)
 }
