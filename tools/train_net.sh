@@ -3,7 +3,7 @@
 #
 #     tools/train_net.sh NET [OUT] [CUTOFF]
 #
-# NET is one of n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256 n10; OUT defaults to NET.nnue (the float
+# NET is one of n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256 n10 n11c; OUT defaults to NET.nnue (the float
 # checkpoint goes beside it as OUT.ckpt); CUTOFF defaults to ./target/release/cutoff.
 # The data sets must be under data/viri/ (docs/NNUE.md, "Data sets", says how to make
 # each). DRY=1 prints the command instead of running it. Every recipe is seed 1 on one
@@ -14,7 +14,7 @@
 # last finished epoch, from OUT.state.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NET=${1:?"net: n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256 n10"}
+NET=${1:?"net: n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256 n10 n11c"}
 OUT=${2:-$NET.nnue}
 CUTOFF=${3:-./target/release/cutoff}
 
@@ -71,6 +71,8 @@ case $NET in
     n9w256) add --scaled-data "${N9_DATA[@]}"
         fresh 256 48 ;;
     n10) add --scaled-data s10-n1250:0:537
+        fresh 256 32 ;;
+    n11c) add --scaled-data s10-n1250:0:85 s11-n1250:0:588
         fresh 256 32 ;;
     *) echo "train_net.sh: no recorded net '$NET'" >&2; exit 2 ;;
 esac
