@@ -3,7 +3,7 @@
 #
 #     tools/train_net.sh NET [OUT] [CUTOFF]
 #
-# NET is one of n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256 n10 n11c; OUT defaults to NET.nnue (the float
+# NET is one of the accepted nets in NETS below; OUT defaults to NET.nnue (the float
 # checkpoint goes beside it as OUT.ckpt); CUTOFF defaults to ./target/release/cutoff.
 # The data sets must be under data/viri/ (docs/NNUE.md, "Data sets", says how to make
 # each). DRY=1 prints the command instead of running it. Every recipe is seed 1 on one
@@ -14,7 +14,9 @@
 # last finished epoch, from OUT.state.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NET=${1:?"net: n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256 n10 n11c"}
+# The nets with a recipe below, in the order they were built in.
+NETS="n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256 n10 n11c"
+NET=${1:?"net: $NETS"}
 OUT=${2:-$NET.nnue}
 CUTOFF=${3:-./target/release/cutoff}
 
