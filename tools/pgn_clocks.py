@@ -12,9 +12,9 @@ clock is read from the games' `TimeControl` tag ("10+0.1": 10 s, 0.1 s a move) a
 time fastchess gives after each move (`{+0.32/16 0.377s}`); the lowest clock of a game is
 the least time left just after a move, before its increment. Needs python-chess.
 
-A game that cannot be read (no moves, a move python-chess refuses, no time on a move) is
-reported on stderr with its number and left out; the script fails only when the file
-cannot be read or holds no game.
+A game that cannot be read (no TimeControl, no moves, no time on a move) is reported on
+stderr with its number and left out (python-chess reads a game up to a move it cannot
+play); the script fails only when the file cannot be read or holds no game.
 """
 
 import re
@@ -60,29 +60,22 @@ def read_game(game):
     base, increment = control
     names = [game.headers.get("White", "?"), game.headers.get("Black", "?")]
     board = game.board()
-    # Index 0 is White, 1 Black; the first mover is whoever the start position says.
-    mover = 0 if board.turn == chess.WHITE else 1
     clocks = [base, base]
     used = [0.0, 0.0]
     lowest = [base, base]
-    node = game
-    plies = 0
-    while node.variations:
-        node = node.variations[0]
-        if not board.is_legal(node.move):
-            raise ValueError(f"illegal move {node.move.uci()} at ply {plies + 1}")
+    # python-chess stops a game's mainline at a move it cannot play: every move here is legal.
+    for ply, node in enumerate(game.mainline(), 1):
+        side = 0 if board.turn == chess.WHITE else 1
         board.push(node.move)
         found = TIME.search(node.comment)
         if not found:
-            raise ValueError(f"no time on the move at ply {plies + 1}")
+            raise ValueError(f"no time on the move at ply {ply}")
         spent = float(found.group(1))
-        used[mover] += spent
-        clocks[mover] -= spent
-        lowest[mover] = min(lowest[mover], clocks[mover])
-        clocks[mover] += increment
-        mover = 1 - mover
-        plies += 1
-    if plies == 0:
+        used[side] += spent
+        clocks[side] -= spent
+        lowest[side] = min(lowest[side], clocks[side])
+        clocks[side] += increment
+    if not board.move_stack:
         raise ValueError("no moves")
     return ending(game, board), {names[i]: (used[i], lowest[i]) for i in range(2)}
 
