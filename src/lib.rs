@@ -1,10 +1,10 @@
 //! Cutoff, a UCI chess engine. The binary (`main.rs`) is a thin shell around this library
 //! so that integration tests and tools can reach the engine's parts.
 
-// Lint policy. CI runs `cargo clippy --all-targets -- -D warnings`, so each lint named
-// here fails the build: the default groups, no `unwrap` outside tests (input paths return
-// typed errors), no leftover `dbg!`/`todo!`, every `unsafe` block explained, and a few
-// habits of style. `missing_docs` is kept for the public items of `protocol/`.
+// Lint policy. CI runs `cargo clippy --workspace --all-targets -- -D warnings`, so each
+// lint named here fails the build: the default groups, no `unwrap` outside tests (input
+// paths return typed errors), no leftover `dbg!`/`todo!`, every `unsafe` block explained,
+// and a few habits of style. `missing_docs` is kept for the public items of `protocol/`.
 #![warn(
     clippy::all,
     clippy::unwrap_used,

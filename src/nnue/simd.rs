@@ -265,6 +265,9 @@ mod avx2 {
     use super::Chunk;
 
     /// Loads a chunk (aligned: `Chunk` is `align(32)`).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
     #[inline(always)]
     unsafe fn load(chunk: &Chunk) -> __m256i {
         // SAFETY: `chunk` is a valid reference to 32 bytes aligned to 32 (`Chunk` is
@@ -273,6 +276,9 @@ mod avx2 {
     }
 
     /// Stores a chunk (aligned: `Chunk` is `align(32)`).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
     #[inline(always)]
     unsafe fn store(chunk: &mut Chunk, v: __m256i) {
         // SAFETY: `chunk` is a valid, exclusive reference to 32 bytes aligned to 32, and
@@ -280,8 +286,10 @@ mod avx2 {
         unsafe { _mm256_store_si256(chunk.0.as_mut_ptr().cast(), v) }
     }
 
-    /// See `super::update`; the caller checks AVX2 and that all slices have `dst.len()`
-    /// chunks.
+    /// See `super::update`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; every slice has `dst.len()` chunks (or indexing panics).
     #[target_feature(enable = "avx2")]
     pub unsafe fn update<const A: usize, const S: usize>(
         dst: &mut [Chunk],
@@ -304,7 +312,11 @@ mod avx2 {
         }
     }
 
-    /// See `super::refresh`; the caller checks AVX2 and the lengths.
+    /// See `super::refresh`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; `bias` and every row have `dst.len()` chunks (or indexing
+    /// panics).
     #[target_feature(enable = "avx2")]
     pub unsafe fn refresh(dst: &mut [Chunk], bias: &[Chunk], rows: &[&[Chunk]]) {
         for (i, out) in dst.iter_mut().enumerate() {
@@ -319,9 +331,12 @@ mod avx2 {
         }
     }
 
-    /// See `super::screlu_dot`; the caller checks AVX2, equal lengths and |qa · w| <=
-    /// 32767. Per chunk: `v = clamp(acc)`, `vw = mullo(v, w)` (fits in i16), then
-    /// `madd(vw, v)` sums pairs of `v² · w` into i32 lanes.
+    /// See `super::screlu_dot`. Per chunk: `v = clamp(acc)`, `vw = mullo(v, w)` (fits in
+    /// i16), then `madd(vw, v)` sums pairs of `v² · w` into i32 lanes.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2. The result is right only if `acc` and `weights` have
+    /// equal lengths and |qa · w| <= 32767 for every weight.
     #[target_feature(enable = "avx2")]
     pub unsafe fn screlu_dot(qa: i16, acc: &[Chunk], weights: &[Chunk]) -> i32 {
         let zero = _mm256_setzero_si256();
@@ -338,9 +353,12 @@ mod avx2 {
         horizontal_sum(sum)
     }
 
-    /// See `super::crelu_dot`; the caller checks AVX2 and equal lengths. Per chunk:
-    /// `v = clamp(acc)`, then `madd(v, w)` sums pairs of `v · w` into i32 lanes (exact:
-    /// `0 <= v <= 32767`).
+    /// See `super::crelu_dot`. Per chunk: `v = clamp(acc)`, then `madd(v, w)` sums pairs
+    /// of `v · w` into i32 lanes (exact: `0 <= v <= 32767`).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2. The result is right only if `acc` and `weights` have
+    /// equal lengths.
     #[target_feature(enable = "avx2")]
     pub unsafe fn crelu_dot(qa: i16, acc: &[Chunk], weights: &[Chunk]) -> i32 {
         let zero = _mm256_setzero_si256();

@@ -293,8 +293,6 @@ impl TranspositionTable {
         self.generation.load(Relaxed)
     }
 
-    /// The cluster of `key`: multiply-shift maps the key onto `0..len` without needing a
-    /// power-of-two length.
     /// Asks the CPU to start loading `key`'s cluster into the cache, so that the probe
     /// a little later does not wait for memory (a hint: it changes no result).
     #[inline(always)]
@@ -311,6 +309,8 @@ impl TranspositionTable {
         let _ = key;
     }
 
+    /// The cluster of `key`: multiply-shift maps the key onto `0..len` without needing a
+    /// power-of-two length.
     fn cluster(&self, key: u64) -> &Cluster {
         let index = (u128::from(key) * self.clusters.len() as u128) >> 64;
         &self.clusters[index as usize]
