@@ -8,6 +8,7 @@ use super::checkpoint;
 use super::data::Scores;
 use super::export::dequantise;
 use super::model::Network;
+use super::DEFAULT_LOSS_POWER;
 use super::{read_regular_file, Command, Task, TrainConfig, TrainError, DEFAULT_BATCH};
 use super::{DEFAULT_DECAY, DEFAULT_EPOCHS, DEFAULT_HOLDOUT, DEFAULT_LR, DEFAULT_WDL};
 use super::{FINAL_LR_RATIO, MAX_EPOCHS};
@@ -65,6 +66,10 @@ pub struct Args {
     /// Weight of the game result in the target, 0..=1.
     #[arg(long, default_value_t = DEFAULT_WDL)]
     wdl: f32,
+    /// Minimise |prediction - target| to this power, within [1.5, 4]; above 2 weighs large
+    /// errors more (the losses reported stay squared errors, so that runs compare).
+    #[arg(long, default_value_t = DEFAULT_LOSS_POWER)]
+    loss_power: f32,
     /// Share of the games held out, [0, 1).
     #[arg(long, default_value_t = DEFAULT_HOLDOUT)]
     holdout: f64,
@@ -136,6 +141,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, TrainError> {
         lr: args.lr,
         final_lr: args.final_lr.unwrap_or(args.lr * FINAL_LR_RATIO),
         wdl: args.wdl,
+        loss_power: args.loss_power,
         threads: args.threads.unwrap_or(defaults.threads),
         seed: args.seed,
         batch: args.batch,
@@ -238,6 +244,9 @@ fn check_config(config: &TrainConfig, holdout: f64) -> Result<(), TrainError> {
     }
     if !(config.decay >= 0.0 && config.decay * config.lr < 1.0) {
         return invalid("--decay must be zero or positive, and --decay times --lr below 1");
+    }
+    if !(1.5..=4.0).contains(&config.loss_power) {
+        return invalid("--loss-power must be within [1.5, 4]");
     }
     if !(0.0..=1.0).contains(&config.wdl) || !(0.0..1.0).contains(&holdout) {
         return invalid("--wdl must be within [0, 1] and --holdout within [0, 1)");

@@ -17,7 +17,7 @@
 //! every gradient) may differ from the per-position pass in the last bits.
 
 use super::data::{Record, MAX_FEATURES};
-use super::model::{backward_output, screlu_dot, sigmoid, Network};
+use super::model::{backward_output, screlu_dot, sigmoid, Network, Objective};
 use crate::nnue::file::{output_bucket, INPUTS};
 use crate::nnue::simd::Backend;
 
@@ -145,14 +145,14 @@ impl GroupScratch {
     }
 }
 
-/// Adds `scale ×` the gradient of the loss of each record to `grad` and returns the
-/// summed loss; `weights` are `net`'s feature weights in the blocked layout
+/// Adds `scale ×` the gradient of `objective` on each record to `grad` and returns the
+/// summed squared error; `weights` are `net`'s feature weights in the blocked layout
 /// ([`to_blocked`]). Runs the AVX2 build of the passes where the CPU has AVX2.
 pub fn add_gradient(
     net: &Network,
     weights: &[Block],
     records: &[Record],
-    wdl: f32,
+    objective: Objective,
     scale: f32,
     grad: &mut Gradient,
     scratch: &mut GroupScratch,
@@ -160,7 +160,7 @@ pub fn add_gradient(
     let pass = Pass {
         net,
         weights,
-        wdl,
+        objective,
         scale,
     };
     pass.add_gradient(Backend::detected(), records, grad, scratch)
@@ -171,7 +171,7 @@ pub struct Pass<'a> {
     pub net: &'a Network,
     /// The feature weights, blocked.
     pub weights: &'a [Block],
-    pub wdl: f32,
+    pub objective: Objective,
     pub scale: f32,
 }
 
@@ -233,7 +233,7 @@ impl Pass<'_> {
                 nstm: [0; MAX_FEATURES],
                 count: 0,
                 bucket: 0,
-                target: record.target(self.wdl),
+                target: record.target(self.objective.wdl),
                 out: 0.0,
                 d_out: 0.0,
             };
@@ -263,8 +263,8 @@ impl Pass<'_> {
         }
     }
 
-    /// Each position's loss and the gradient of its output (`d_out`, scaled), added to
-    /// its bucket's output bias; returns the summed loss.
+    /// Each position's squared error and the gradient of its output (`d_out`, scaled),
+    /// added to its bucket's output bias; returns the summed squared error.
     #[inline(always)]
     fn output_gradient(&self, grad: &mut Gradient, positions: &mut [Position]) -> f64 {
         let output_bias_start = self.net.output_bias_start() - self.net.bias_start();
@@ -273,7 +273,8 @@ impl Pass<'_> {
             let prediction = sigmoid(position.out);
             let error = prediction - position.target;
             loss += f64::from(error * error);
-            position.d_out = 2.0 * error * prediction * (1.0 - prediction) * self.scale;
+            position.d_out =
+                self.objective.slope(error) * prediction * (1.0 - prediction) * self.scale;
             grad.rest[output_bias_start + position.bucket] += position.d_out;
         }
         loss

@@ -6,7 +6,7 @@
 //!              [--hidden 128] [--epochs 10] [--lr 0.001] [--final-lr LR/20]
 //!              [--wdl 0.0] [--holdout 0.05] [--threads all] [--seed 1]
 //!              [--batch 16384] [--buckets 1] [--init CHECKPOINT|NET [--anchor 0]] [--mirror]
-//!              [--lookahead 0] [--decay 0.01] [--resume]
+//!              [--lookahead 0] [--decay 0.01] [--loss-power 2] [--resume]
 //! cutoff train --data FILE|DIR [...] --measure CHECKPOINT|NET [--measure ...]
 //! ```
 //!
@@ -17,7 +17,8 @@
 //! `data.rs`; a `--holdout` share of the games, chosen by a hash of each game's bytes (the
 //! same games whatever the seed), is kept out of training and its loss reported after
 //! every epoch. The float network (`model.rs`) minimises the mean of
-//! `(sigmoid(out) − target)²`, with `target = wdl · result + (1 − wdl) · sigmoid(score /
+//! `|sigmoid(out) − target|^p` (p = `--loss-power`, 2 by default; the losses reported are
+//! squared errors whatever p), with `target = wdl · result + (1 − wdl) · sigmoid(score /
 //! 400)` from the side to move's view, by AdamW on mini-batches with a cosine learning-rate
 //! schedule (from `--lr` to `--final-lr`) and the weights clipped to ±1.98 after every
 //! step (`optim.rs`); each batch is split across threads (`parallel.rs`). After every epoch the quantised network
@@ -91,6 +92,8 @@ pub const DEFAULT_HIDDEN: usize = 128;
 /// 0.0, and the same fine-tuning run with 0.3 lost 60.8 ± 24.9 Elo against the one with
 /// 0.0 (docs/NNUE.md). Worth trying again once the data is several times larger.
 pub const DEFAULT_WDL: f32 = 0.0;
+/// The power of the error training minimises: the squared error, as every accepted net.
+pub const DEFAULT_LOSS_POWER: f32 = 2.0;
 /// Default number of passes over the training positions.
 pub const DEFAULT_EPOCHS: usize = 10;
 /// The most `--epochs` a run may ask for (far beyond any useful run; it keeps the step
@@ -170,6 +173,8 @@ pub struct TrainConfig {
     /// ... and at the last (`--final-lr`; the cosine schedule runs between them).
     pub final_lr: f32,
     pub wdl: f32,
+    /// The power of the error training minimises (`--loss-power`, `model::Objective`).
+    pub loss_power: f32,
     pub threads: usize,
     pub seed: u64,
     pub batch: usize,
@@ -178,6 +183,16 @@ pub struct TrainConfig {
     pub anchor: f32,
     /// AdamW's decoupled weight decay towards zero (`--decay`).
     pub decay: f32,
+}
+
+impl TrainConfig {
+    /// What the run minimises.
+    pub fn objective(&self) -> model::Objective {
+        model::Objective {
+            wdl: self.wdl,
+            power: self.loss_power,
+        }
+    }
 }
 
 impl Default for TrainConfig {
@@ -190,6 +205,7 @@ impl Default for TrainConfig {
             lr: DEFAULT_LR,
             final_lr: DEFAULT_LR * FINAL_LR_RATIO,
             wdl: DEFAULT_WDL,
+            loss_power: DEFAULT_LOSS_POWER,
             threads: default_threads(),
             seed: 1,
             batch: DEFAULT_BATCH,
@@ -389,7 +405,7 @@ fn load_training_split(command: &Command) -> Result<Split, TrainError> {
         split.train.extend(mirrored);
     }
     eprintln!(
-        "training {} units, {} output buckets, {} epochs of {} positions, batch {}, lr {} to {:.3e}, wdl {}, {} threads, seed {}",
+        "training {} units, {} output buckets, {} epochs of {} positions, batch {}, lr {} to {:.3e}, wdl {}, loss power {}, {} threads, seed {}",
         config.hidden,
         config.buckets,
         config.epochs,
@@ -398,6 +414,7 @@ fn load_training_split(command: &Command) -> Result<Split, TrainError> {
         config.lr,
         config.final_lr,
         config.wdl,
+        config.loss_power,
         config.threads,
         config.seed
     );
@@ -577,7 +594,7 @@ pub fn train_run(
         let epoch_start = Instant::now();
         let mut loss = 0.0;
         for records in split.train.chunks(batch) {
-            let (grad, batch_loss) = workers.gradient(&net, records, config.wdl);
+            let (grad, batch_loss) = workers.gradient(&net, records, config.objective());
             adam.step(&mut net.params, grad, schedule.rate(step), clipped);
             loss += batch_loss;
             step += 1;

@@ -4,8 +4,10 @@
 //! weights for both perspectives); `act = clamp(acc, 0, 1)²` (SCReLU);
 //! `out = Σ act_stm · ow_b[..H] + Σ act_nstm · ow_b[H..] + ob_b`, where `b` is the output
 //! bucket of the position's piece count (`file::output_bucket`); the prediction is
-//! `sigmoid(out)` and the evaluation `out · 400` centipawns for the side to move. The loss
-//! of a position is `(sigmoid(out) − target)²`.
+//! `sigmoid(out)` and the evaluation `out · 400` centipawns for the side to move. The
+//! network learns to lower `|sigmoid(out) − target|^p` ([`Objective`]; `p` = 2 unless
+//! `--loss-power` says otherwise); the loss it reports is the squared error `(sigmoid(out)
+//! − target)²` whatever `p`, so that the losses of all runs compare.
 //!
 //! All parameters live in one flat vector (see [`Network`]) so that the optimiser, the
 //! gradient buffers and their reduction are plain loops over slices.
@@ -224,12 +226,12 @@ impl Network {
         &self.output_weights()[bucket * 2 * h..(bucket + 1) * 2 * h]
     }
 
-    /// Adds `scale ×` the gradient of the loss of each record to `grad` (laid out like
-    /// `params`) and returns the summed (unscaled) loss.
+    /// Adds `scale ×` the gradient of `objective` on each record to `grad` (laid out like
+    /// `params`) and returns the summed (unscaled) squared error.
     pub fn add_gradient(
         &self,
         records: &[Record],
-        wdl: f32,
+        objective: Objective,
         scale: f32,
         grad: &mut [f32],
         scratch: &mut Scratch,
@@ -243,9 +245,9 @@ impl Network {
             let (out, bucket) = self.forward(record, scratch);
             let (ow_stm, ow_nstm) = self.bucket_weights(bucket).split_at(h);
             let prediction = sigmoid(out);
-            let error = prediction - record.target(wdl);
+            let error = prediction - record.target(objective.wdl);
             loss += f64::from(error * error);
-            let d_out = 2.0 * error * prediction * (1.0 - prediction) * scale;
+            let d_out = objective.slope(error) * prediction * (1.0 - prediction) * scale;
 
             let (grad_features, rest) = grad.split_at_mut(bias_start);
             let (grad_bias, rest) = rest.split_at_mut(output_start - bias_start);
@@ -304,6 +306,32 @@ impl Scratch {
             nstm: vec![0.0; hidden],
             stm_features: [0; MAX_FEATURES],
             nstm_features: [0; MAX_FEATURES],
+        }
+    }
+}
+
+/// What training minimises: `|sigmoid(out) − target|^power`, with the target
+/// `wdl · result + (1 − wdl) · sigmoid(score / 400)` (`Record::target`). A power above 2
+/// weighs large errors more than the squared error does.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Objective {
+    pub wdl: f32,
+    pub power: f32,
+}
+
+impl Objective {
+    /// The squared error's objective.
+    pub fn squared(wdl: f32) -> Objective {
+        Objective { wdl, power: 2.0 }
+    }
+
+    /// The derivative of `|error|^power` with respect to the prediction.
+    #[inline(always)]
+    pub fn slope(self, error: f32) -> f32 {
+        if self.power == 2.0 {
+            2.0 * error
+        } else {
+            self.power * error.abs().powf(self.power - 1.0) * error.signum()
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use super::blocked::{self, Block, Gradient, GroupScratch};
 use super::data::Record;
-use super::model::{Network, Scratch};
+use super::model::{Network, Objective, Scratch};
 
 /// Per-thread gradient buffers and scratch memory, allocated once for a run.
 #[derive(Debug)]
@@ -51,9 +51,14 @@ impl Workers {
         }
     }
 
-    /// The gradient of the mean loss over `batch` (laid out like `net.params`) and the
-    /// summed loss of the batch.
-    pub fn gradient(&mut self, net: &Network, batch: &[Record], wdl: f32) -> (&[f32], f64) {
+    /// The gradient of `objective`'s mean over `batch` (laid out like `net.params`) and
+    /// the summed squared error of the batch.
+    pub fn gradient(
+        &mut self,
+        net: &Network,
+        batch: &[Record],
+        objective: Objective,
+    ) -> (&[f32], f64) {
         if batch.is_empty() {
             self.gradient.fill(0.0);
             return (&self.gradient, 0.0);
@@ -62,14 +67,14 @@ impl Workers {
         let share = batch.len().div_ceil(threads).max(1);
         let scale = 1.0 / batch.len() as f32;
         let loss = if let Some(workers) = &mut self.blocked {
-            workers.gradient(net, batch, share, wdl, scale, &mut self.gradient)
+            workers.gradient(net, batch, share, objective, scale, &mut self.gradient)
         } else {
             let loss = run_shares(
                 self.grads.iter_mut().zip(&mut self.scratch),
                 batch.chunks(share),
                 |(grad, scratch), records| {
                     grad.fill(0.0);
-                    net.add_gradient(records, wdl, scale, grad, scratch)
+                    net.add_gradient(records, objective, scale, grad, scratch)
                 },
             );
             let used = batch.len().div_ceil(share);
@@ -105,7 +110,7 @@ impl BlockedWorkers {
         net: &Network,
         batch: &[Record],
         share: usize,
-        wdl: f32,
+        objective: Objective,
         scale: f32,
         gradient: &mut [f32],
     ) -> f64 {
@@ -117,7 +122,7 @@ impl BlockedWorkers {
             batch.chunks(share),
             |(grad, scratch), records| {
                 grad.clear();
-                blocked::add_gradient(net, weights, records, wdl, scale, grad, scratch)
+                blocked::add_gradient(net, weights, records, objective, scale, grad, scratch)
             },
         );
         let used = batch.len().div_ceil(share);

@@ -135,6 +135,7 @@ impl Fingerprint {
             lr,
             final_lr,
             wdl,
+            loss_power,
             threads: _,
             seed,
             batch,
@@ -151,6 +152,11 @@ impl Fingerprint {
         }
         for float in [lr, final_lr, wdl, anchor, decay] {
             self.add(u64::from(float.to_bits()));
+        }
+        // Folded in only when it is not the squared error's, so that the states of runs
+        // written before `--loss-power` existed are still taken.
+        if *loss_power != super::DEFAULT_LOSS_POWER {
+            self.add(u64::from(loss_power.to_bits()));
         }
         for word in [
             *seed,
@@ -461,6 +467,10 @@ mod tests {
             },
             TrainConfig {
                 decay: 0.0,
+                ..base.clone()
+            },
+            TrainConfig {
+                loss_power: 2.5,
                 ..base.clone()
             },
             TrainConfig {
