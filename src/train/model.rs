@@ -320,11 +320,6 @@ pub struct Objective {
 }
 
 impl Objective {
-    /// The squared error's objective.
-    pub fn squared(wdl: f32) -> Objective {
-        Objective { wdl, power: 2.0 }
-    }
-
     /// The derivative of `|error|^power` with respect to the prediction.
     #[inline(always)]
     pub fn slope(self, error: f32) -> f32 {
