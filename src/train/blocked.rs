@@ -271,10 +271,11 @@ impl Pass<'_> {
         let mut loss = 0.0;
         for position in positions {
             let prediction = sigmoid(position.out);
-            let error = prediction - position.target;
-            loss += f64::from(error * error);
-            position.d_out =
-                self.objective.slope(error) * prediction * (1.0 - prediction) * self.scale;
+            let (squared, gradient) = self
+                .objective
+                .error_and_gradient(prediction, position.target);
+            loss += squared;
+            position.d_out = gradient * self.scale;
             grad.rest[output_bias_start + position.bucket] += position.d_out;
         }
         loss

@@ -245,9 +245,10 @@ impl Network {
             let (out, bucket) = self.forward(record, scratch);
             let (ow_stm, ow_nstm) = self.bucket_weights(bucket).split_at(h);
             let prediction = sigmoid(out);
-            let error = prediction - record.target(objective.wdl);
-            loss += f64::from(error * error);
-            let d_out = objective.slope(error) * prediction * (1.0 - prediction) * scale;
+            let (squared, gradient) =
+                objective.error_and_gradient(prediction, record.target(objective.wdl));
+            loss += squared;
+            let d_out = gradient * scale;
 
             let (grad_features, rest) = grad.split_at_mut(bias_start);
             let (grad_bias, rest) = rest.split_at_mut(output_start - bias_start);
@@ -320,9 +321,18 @@ pub struct Objective {
 }
 
 impl Objective {
+    /// A position's squared error, and the derivative of `|error|^power` with respect to
+    /// the raw output `out` (through the sigmoid), for a prediction `sigmoid(out)`.
+    #[inline(always)]
+    pub fn error_and_gradient(self, prediction: f32, target: f32) -> (f64, f32) {
+        let error = prediction - target;
+        let gradient = self.slope(error) * prediction * (1.0 - prediction);
+        (f64::from(error * error), gradient)
+    }
+
     /// The derivative of `|error|^power` with respect to the prediction.
     #[inline(always)]
-    pub fn slope(self, error: f32) -> f32 {
+    fn slope(self, error: f32) -> f32 {
         if self.power == 2.0 {
             2.0 * error
         } else {
