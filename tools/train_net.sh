@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The nets with a recipe below, in the order they were built in.
-NETS="n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256 n10 n11c"
+NETS="n1 n2 n4 n5 n6w n7a f8-e48 n9c n9w256 n10 n11c n14e"
 NET=${1:?"net: $NETS"}
 OUT=${2:-$NET.nnue}
 CUTOFF=${3:-./target/release/cutoff}
@@ -39,10 +39,11 @@ add() {
 
 # Nets trained further from their parent: 3 epochs at a low learning rate.
 FURTHER=(--mirror --wdl 0.0 --lr 0.0003 --batch 2048 --epochs 3 --threads 1 --seed 1)
-# `fresh HIDDEN EPOCHS`: the flags of a net from random weights (48 epochs up to n9w256).
+# `fresh HIDDEN EPOCHS [WDL]`: the flags of a net from random weights (48 epochs up to
+# n9w256; the game result's weight WDL 0.0 up to n11c, 0.1 from n14e on).
 fresh() {
-    FLAGS=(--hidden "$1" --buckets 8 --mirror --wdl 0.0 --lr 0.001 --batch 4096 --epochs "$2"
-        --threads 1 --seed 1)
+    FLAGS=(--hidden "$1" --buckets 8 --mirror --wdl "${3:-0.0}" --lr 0.001 --batch 4096
+        --epochs "$2" --threads 1 --seed 1)
 }
 N9_DATA=(s7-n5000:0:39 s8-n5000:0:23 s8-n2500:0:24 s8-n1250:200:328 s7-n1250:40:89)
 n6_mix() {
@@ -76,6 +77,8 @@ case $NET in
         fresh 256 32 ;;
     n11c) add --scaled-data s10-n1250:0:85 s11-n1250:0:588
         fresh 256 32 ;;
+    n14e) add --scaled-data s10-n1250:0:85 s12-n1250:0:654
+        fresh 256 64 0.1 ;;
     *) echo "train_net.sh: no recorded net '$NET'" >&2; exit 2 ;;
 esac
 

@@ -7,7 +7,7 @@ use super::Network;
 
 /// The accepted network's file (`nets/`; docs/NNUE.md records how each net was made and
 /// the match that accepted it). `None` would make the hand-crafted evaluation the default.
-pub(crate) const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/n11c-h256b8m.nnue"));
+pub(crate) const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/n14e-h256b8m.nnue"));
 
 /// The built-in network, parsed once; `None` when the build has none.
 pub fn embedded() -> Option<Arc<Network>> {
