@@ -12,8 +12,9 @@
 use crate::rng::SplitMix64;
 
 /// The `UCI_Elo` range offered to GUIs: from the lowest knot to the highest, which
-/// plays a one-line search of 280,000 nodes (about Stockfish 15.1 `UCI_Elo` 2400 with the
-/// built-in network n9w256, and with f8-e48 before it; see the knots).
+/// plays a one-line search of 280,000 nodes (about Stockfish 15.1 `UCI_Elo` 2400 with
+/// n9w256 built in, and with f8-e48 before it; not re-checked with n10, n11c or n14e; see
+/// the knots).
 pub const MIN_ELO: u32 = CALIBRATION[0].elo;
 pub const MAX_ELO: u32 = CALIBRATION[CALIBRATION.len() - 1].elo;
 
@@ -38,7 +39,8 @@ struct Knot {
 /// on a move at 10+0.1. Every stronger network lifts the knots, the one-line ones most, so
 /// they are re-measured with each built-in net (with n7a on 2026-11-27, which moved the
 /// four-line knots too; with f8-e48 on 2026-11-28, which moved 2200 to 2400; with n9w256
-/// on 2026-12-01, 1450 to 2400 all within their error bars, so none moved).
+/// on 2026-12-01, 1450 to 2400 all within their error bars, so none moved; not yet with
+/// n10, n11c or n14e).
 /// Stockfish's scale is a staircase: its `UCI_Elo` picks a search depth (1 + its
 /// fractional skill level), so 2200 and 2250 are both depth 10, and its lowest settings,
 /// 1350 to about 1490, all depth 1; knots are measured against the step that holds their
