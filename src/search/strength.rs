@@ -12,9 +12,8 @@
 use crate::rng::SplitMix64;
 
 /// The `UCI_Elo` range offered to GUIs: from the lowest knot to the highest, which
-/// plays a one-line search of 280,000 nodes (about Stockfish 15.1 `UCI_Elo` 2400 with
-/// n9w256 built in, and with f8-e48 before it; not re-checked with n10, n11c or n14e; see
-/// the knots).
+/// plays a one-line search of 280,000 nodes (about Stockfish 15.1 `UCI_Elo` 2400 where last
+/// measured; see the knots).
 pub const MIN_ELO: u32 = CALIBRATION[0].elo;
 pub const MAX_ELO: u32 = CALIBRATION[CALIBRATION.len() - 1].elo;
 
@@ -40,7 +39,7 @@ struct Knot {
 /// they are re-measured with each built-in net (with n7a on 2026-11-27, which moved the
 /// four-line knots too; with f8-e48 on 2026-11-28, which moved 2200 to 2400; with n9w256
 /// on 2026-12-01, 1450 to 2400 all within their error bars, so none moved; not yet with
-/// n10, n11c or n14e).
+/// any net built in since).
 /// Stockfish's scale is a staircase: its `UCI_Elo` picks a search depth (1 + its
 /// fractional skill level), so 2200 and 2250 are both depth 10, and its lowest settings,
 /// 1350 to about 1490, all depth 1; knots are measured against the step that holds their
