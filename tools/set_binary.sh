@@ -28,6 +28,7 @@ case $SEED in
     10) COMMIT=11ebec9 BENCH=5565484 ;;
     11) COMMIT=8c4cb4d BENCH=5100660 ;;
     12) COMMIT=73849d8 BENCH=5187602 ;;
+    13) COMMIT=362368c BENCH=5583390 ;;
     *) echo "set_binary.sh: no data set s$SEED is recorded" >&2; exit 2 ;;
 esac
 WORK=${WORK:-/tmp/cutoff-sets}
