@@ -383,3 +383,37 @@ fn a_file_named_like_a_table_that_is_not_one_is_refused_and_the_search_goes_on()
     engine.send("quit");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_damaged_table_is_refused_and_the_loaded_tables_stay() {
+    // The test tables with one bit of one table flipped: right name, size and magic, but
+    // its contents no longer give the checksum stored at its end. Such a file could send
+    // the prober out of bounds; it is refused when the path is set.
+    let dir = common::temp_dir("tablebase", "damaged");
+    for entry in std::fs::read_dir(TABLES).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+    }
+    let damaged = dir.join("KRvK.rtbw");
+    let mut bytes = std::fs::read(&damaged).unwrap();
+    bytes[16] ^= 0xff;
+    std::fs::write(&damaged, bytes).unwrap();
+
+    let mut engine = EngineProcess::start();
+    engine.send(&format!("setoption name SyzygyPath value {TABLES}"));
+    assert_eq!(engine.sync().len(), 1);
+    engine.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1 && is_error(&lines[0]) && lines[0].contains("KRvK.rtbw is damaged"),
+        "{lines:?}"
+    );
+    // The tables loaded before are still probed.
+    let info = search(&mut engine, KQK, 3);
+    assert!(info.contains(" tbhits "), "{info}");
+    engine.send("quit");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -307,7 +307,7 @@ pub fn main(args: &[String]) -> Result<(), crate::cli::CliError> {
     } else {
         Err(crate::cli::CliError::Invalid(
             "this build's parameters are constants, not options: build with \
-             `cargo build --release --features tune` to tune them"
+             `make EXE=cutoff-tune FEATURES=tune` to tune them"
                 .to_string(),
         ))
     }
