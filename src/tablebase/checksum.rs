@@ -195,32 +195,18 @@ impl Lanes {
     /// first of each pair with other rotations and no multiplier.
     fn step(&mut self, s: &[u8], at: usize, first_of_pair: bool) {
         let (mul, z) = if first_of_pair { (1, 1) } else { (K0, 0) };
+        let mix = |lane: u64, rotation: u32, offset: usize| {
+            lane.rotate_right(rotation ^ z)
+                .wrapping_mul(mul)
+                .wrapping_add(fetch64(s, at + offset))
+        };
+        // Each lane takes the next one's value from before the step.
         let old_a = self.a;
-        self.a = self
-            .b
-            .rotate_right(41 ^ z)
-            .wrapping_mul(mul)
-            .wrapping_add(fetch64(s, at));
-        self.b = self
-            .c
-            .rotate_right(27 ^ z)
-            .wrapping_mul(mul)
-            .wrapping_add(fetch64(s, at + 8));
-        self.c = self
-            .d
-            .rotate_right(41 ^ z)
-            .wrapping_mul(mul)
-            .wrapping_add(fetch64(s, at + 16));
-        self.d = self
-            .e
-            .rotate_right(33 ^ z)
-            .wrapping_mul(mul)
-            .wrapping_add(fetch64(s, at + 24));
-        self.e = self
-            .t
-            .rotate_right(25 ^ z)
-            .wrapping_mul(mul)
-            .wrapping_add(fetch64(s, at + 32));
+        self.a = mix(self.b, 41, 0);
+        self.b = mix(self.c, 27, 8);
+        self.c = mix(self.d, 41, 16);
+        self.d = mix(self.e, 33, 24);
+        self.e = mix(self.t, 25, 32);
         self.t = old_a;
         for (crc, lane) in self
             .crc
