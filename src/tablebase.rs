@@ -58,6 +58,9 @@ pub enum TablebaseError {
     /// would trust it, so the whole path is refused.
     #[error("Syzygy: {path} is not a Syzygy table ({why})")]
     NotATable { path: String, why: String },
+    /// A table file that could not be opened or read to its end.
+    #[error("Syzygy: cannot read {path}: {why}")]
+    Unreadable { path: String, why: String },
     /// A table whose contents do not give the checksum stored at its end: it was damaged
     /// after it was made, and the prober, which trusts it, could crash on it.
     #[error("Syzygy: {0} is damaged (its contents do not give the checksum stored at its end)")]
@@ -84,24 +87,27 @@ fn check_table(path: &Path, magic: [u8; 4], verify: bool) -> Result<bool, Tableb
         path: path.display().to_string(),
         why,
     };
-    let mut file = crate::file_error::open_regular_file(path).map_err(|e| refuse(e.to_string()))?;
-    let size = file.metadata().map_err(|e| refuse(e.to_string()))?.len();
+    let unreadable = |why: std::io::Error| TablebaseError::Unreadable {
+        path: path.display().to_string(),
+        why: why.to_string(),
+    };
+    let mut file = crate::file_error::open_regular_file(path).map_err(unreadable)?;
+    let size = file.metadata().map_err(unreadable)?.len();
     if size % 64 != 16 {
         return Err(refuse(format!(
             "its size, {size} bytes, is not 16 more than a multiple of 64"
         )));
     }
     let mut head = [0u8; 4];
-    file.read_exact(&mut head)
-        .map_err(|e| refuse(e.to_string()))?;
+    file.read_exact(&mut head).map_err(unreadable)?;
     if head != magic {
         return Err(refuse("wrong magic bytes".into()));
     }
     if !verify {
         return Ok(false);
     }
-    file.rewind().map_err(|e| refuse(e.to_string()))?;
-    match checksum::check(&mut file, size).map_err(|e| refuse(e.to_string()))? {
+    file.rewind().map_err(unreadable)?;
+    match checksum::check(&mut file, size).map_err(unreadable)? {
         Checksum::Matches => Ok(true),
         Checksum::NotChecked => Ok(false),
         Checksum::Differs => Err(TablebaseError::Damaged(path.display().to_string())),

@@ -5,7 +5,7 @@
 //! before the prober, which trusts a table's contents, can read it.
 //!
 //! The hashes are written here from CityHash's published description; the CRC-32C inside
-//! them is the plain table-driven one. The whole chain was checked against the embedded
+//! them is SSE 4.2's `crc32` instruction, or a table where the build lacks it. The whole chain was checked against the embedded
 //! checksums of all 70 tables of up to 4 pieces (`tests/data/syzygy` holds 14 of them).
 //! Those files are one chunk each, which takes the final 128-bit hash through CityMurmur
 //! only, as four chunks still do; a file of more than [`MAX_CHECKED_DATA`] bytes would take
@@ -40,7 +40,9 @@ pub enum Checksum {
 /// Checks the table read from `file`, `size` bytes long (16 more than a multiple of 64,
 /// already checked), from its first byte: reads the whole file unless it is too large.
 pub fn check(file: &mut impl Read, size: u64) -> io::Result<Checksum> {
-    let mut left = size - 16;
+    let Some(mut left) = size.checked_sub(16) else {
+        return Ok(Checksum::Differs);
+    };
     if left > MAX_CHECKED_DATA {
         return Ok(Checksum::NotChecked);
     }
@@ -354,6 +356,8 @@ mod tests {
             tables += 1;
         }
         assert_eq!(tables, 14);
+        // Too short to hold a checksum at all.
+        assert_eq!(check_bytes(&[0u8; 15]), Checksum::Differs);
     }
 
     /// A file beyond the checked size is not read at all.
