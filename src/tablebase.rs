@@ -156,12 +156,7 @@ impl Scan {
 /// Scans the folders of `path` (separated by [`PATH_SEPARATOR`]) for Syzygy tables. Every
 /// folder must exist and hold at least one table.
 pub fn scan(path: &str) -> Result<Scan, TablebaseError> {
-    let folders: Vec<PathBuf> = path
-        .split(PATH_SEPARATOR)
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .map(PathBuf::from)
-        .collect();
+    let folders = folders(path);
     if folders.is_empty() {
         return Err(TablebaseError::NoPath);
     }
@@ -179,6 +174,15 @@ pub fn scan(path: &str) -> Result<Scan, TablebaseError> {
         }
     }
     Ok(scan)
+}
+
+/// The folders of `path`, separated by [`PATH_SEPARATOR`], blanks trimmed.
+fn folders(path: &str) -> Vec<PathBuf> {
+    path.split(PATH_SEPARATOR)
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(PathBuf::from)
+        .collect()
 }
 
 /// Counts the tables of one folder into `scan`; returns how many it holds.
@@ -504,10 +508,18 @@ impl Tablebases {
     /// leaves `held` alone. The prober holds one set per process, so the old set is let go
     /// before the new one loads, and taken back (from its own scan) if the new one cannot
     /// load. On failure `held` is the old set again, or `None` if that could not be
-    /// reloaded either.
+    /// reloaded either. The folders `held` was loaded from are not scanned again (a GUI
+    /// that sends its options before every game would wait for the checksums each time);
+    /// an empty path first makes the next load read them anew.
     pub fn replace(held: &mut Option<Tablebases>, path: &str) -> Result<(), TablebaseError> {
         if path.is_empty() {
             *held = None;
+            return Ok(());
+        }
+        if held
+            .as_ref()
+            .is_some_and(|old| old.scan().folders == folders(path))
+        {
             return Ok(());
         }
         let scan = scan(path)?;

@@ -417,3 +417,37 @@ fn a_damaged_table_is_refused_and_the_loaded_tables_stay() {
     engine.send("quit");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_same_folders_again_are_not_read_again_until_unloaded() {
+    // A GUI may send its options before every game: the loaded set then stays as it is,
+    // its tables not read again, so a table damaged since goes unnoticed until the tables
+    // are unloaded (`<empty>`) and loaded anew.
+    let dir = common::temp_dir("tablebase", "again");
+    for entry in std::fs::read_dir(TABLES).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+    }
+    let set = format!("setoption name SyzygyPath value {}", dir.display());
+    let summary = "info string Syzygy: 14 tables found (7 WDL, 7 DTZ), up to 4 pieces";
+    let mut engine = EngineProcess::start();
+    engine.send(&set);
+    assert_eq!(engine.sync(), [summary]);
+    let table = dir.join("KQvK.rtbw");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&table, bytes).unwrap();
+    engine.send(&set);
+    assert_eq!(engine.sync(), [summary]);
+    assert!(search(&mut engine, KQK, 3).contains(" tbhits "));
+    engine.send("setoption name SyzygyPath value <empty>");
+    engine.send(&set);
+    let lines = engine.sync();
+    assert!(
+        lines.len() == 1 && is_error(&lines[0]) && lines[0].contains("KQvK.rtbw is damaged"),
+        "{lines:?}"
+    );
+    engine.send("quit");
+    std::fs::remove_dir_all(&dir).ok();
+}
