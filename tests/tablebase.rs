@@ -384,20 +384,32 @@ fn a_file_named_like_a_table_that_is_not_one_is_refused_and_the_search_goes_on()
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A fresh temporary folder holding copies of the test tables.
+fn copy_of_the_test_tables(name: &str) -> std::path::PathBuf {
+    let dir = common::temp_dir("tablebase", name);
+    for entry in std::fs::read_dir(TABLES).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+    }
+    dir
+}
+
+/// Flips the bits `mask` of one byte of the file at `path`, the byte `at` picks from the
+/// file's length.
+fn flip_bits(path: &std::path::Path, at: impl Fn(usize) -> usize, mask: u8) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let index = at(bytes.len());
+    bytes[index] ^= mask;
+    std::fs::write(path, bytes).unwrap();
+}
+
 #[test]
 fn a_damaged_table_is_refused_and_the_loaded_tables_stay() {
     // The test tables with one bit of one table flipped: right name, size and magic, but
     // its contents no longer give the checksum stored at its end. Such a file could send
     // the prober out of bounds; it is refused when the path is set.
-    let dir = common::temp_dir("tablebase", "damaged");
-    for entry in std::fs::read_dir(TABLES).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
-    }
-    let damaged = dir.join("KRvK.rtbw");
-    let mut bytes = std::fs::read(&damaged).unwrap();
-    bytes[16] ^= 0xff;
-    std::fs::write(&damaged, bytes).unwrap();
+    let dir = copy_of_the_test_tables("damaged");
+    flip_bits(&dir.join("KRvK.rtbw"), |_| 16, 0xff);
 
     let mut engine = EngineProcess::start();
     engine.send(&format!("setoption name SyzygyPath value {TABLES}"));
@@ -423,21 +435,13 @@ fn the_same_folders_again_are_not_read_again_until_unloaded() {
     // A GUI may send its options before every game: the loaded set then stays as it is,
     // its tables not read again, so a table damaged since goes unnoticed until the tables
     // are unloaded (`<empty>`) and loaded anew.
-    let dir = common::temp_dir("tablebase", "again");
-    for entry in std::fs::read_dir(TABLES).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
-    }
+    let dir = copy_of_the_test_tables("again");
     let set = format!("setoption name SyzygyPath value {}", dir.display());
     let summary = "info string Syzygy: 14 tables found (7 WDL, 7 DTZ), up to 4 pieces";
     let mut engine = EngineProcess::start();
     engine.send(&set);
     assert_eq!(engine.sync(), [summary]);
-    let table = dir.join("KQvK.rtbw");
-    let mut bytes = std::fs::read(&table).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 1;
-    std::fs::write(&table, bytes).unwrap();
+    flip_bits(&dir.join("KQvK.rtbw"), |len| len - 1, 1);
     engine.send(&set);
     assert_eq!(engine.sync(), [summary]);
     assert!(search(&mut engine, KQK, 3).contains(" tbhits "));

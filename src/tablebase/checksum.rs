@@ -314,11 +314,16 @@ fn crc32c_u64(crc: u64, value: u64) -> u64 {
     allow(dead_code)
 )]
 fn crc32c_u64_table(crc: u64, value: u64) -> u64 {
-    let mut crc = crc as u32;
-    for byte in value.to_le_bytes() {
-        crc = (crc >> 8) ^ CRC32C_TABLE[((crc ^ u32::from(byte)) & 0xff) as usize];
-    }
+    let crc = value
+        .to_le_bytes()
+        .into_iter()
+        .fold(crc as u32, crc32c_byte);
     u64::from(crc)
+}
+
+/// The CRC-32C register `crc` after one more byte.
+fn crc32c_byte(crc: u32, byte: u8) -> u32 {
+    (crc >> 8) ^ CRC32C_TABLE[((crc ^ u32::from(byte)) & 0xff) as usize]
 }
 
 /// Where the CPU has no `crc32` instruction, the table does its work.
@@ -381,18 +386,11 @@ mod tests {
     /// ones, inverted at the end) is 0xE3069283.
     #[test]
     fn crc32c_gives_the_check_value() {
-        let mut crc = u32::MAX;
-        for &byte in b"123456789" {
-            crc = (crc >> 8) ^ CRC32C_TABLE[((crc ^ u32::from(byte)) & 0xff) as usize];
-        }
+        let crc = b"123456789".iter().copied().fold(u32::MAX, crc32c_byte);
         assert_eq!(!crc, 0xe306_9283);
         // The word form is eight byte steps, the first byte the least significant.
         let word = u64::from_le_bytes(*b"12345678");
-        let mut bytewise = u32::MAX;
-        for &byte in b"12345678" {
-            bytewise =
-                (bytewise >> 8) ^ CRC32C_TABLE[((bytewise ^ u32::from(byte)) & 0xff) as usize];
-        }
+        let bytewise = b"12345678".iter().copied().fold(u32::MAX, crc32c_byte);
         assert_eq!(
             crc32c_u64_table(u64::from(u32::MAX), word),
             u64::from(bytewise)
