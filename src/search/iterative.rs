@@ -350,9 +350,12 @@ fn aspiration_search(
         ),
         _ => (-INFINITY, INFINITY),
     };
+    // The move that beat alpha, if the search is stopped before the line is settled. A
+    // fail high keeps it: the wider window has the same alpha, and its search begins with
+    // that move, so a stop during the re-search plays it (before, the last depth's move).
+    // A fail low lowers alpha, and a move of the narrower window is no evidence in it.
+    searcher.root_best = None;
     loop {
-        // A move that beat alpha in an earlier window is no evidence in this one.
-        searcher.root_best = None;
         // The first window searches `first` (the last depth's move for this line) first:
         // the hash move there is the last line's of a MultiPV depth, the worst, and a
         // search stopped in that window kept it as the best move. A wider window's
@@ -366,6 +369,7 @@ fn aspiration_search(
         if score <= alpha {
             // Fail low: the line is worse than thought; widen downwards.
             searcher.report_bound(score, ScoreBound::Upper, &moves, line_count);
+            searcher.root_best = None;
             beta = (alpha + beta) / 2;
             alpha = (score - delta).max(-INFINITY);
         } else if score >= beta {
@@ -580,6 +584,69 @@ mod tests {
 
     fn mv(text: &str) -> Move {
         text.parse().unwrap()
+    }
+
+    /// A searcher of `board` on its own table, stopping after `node_limit` nodes.
+    fn searcher_of<'a>(
+        board: &Board,
+        tt: &'a TranspositionTable,
+        shared: &'a SharedState,
+        node_limit: Option<u64>,
+    ) -> Searcher<'a> {
+        let game = crate::position::Game::new(board.clone());
+        let control = Control::new(None, shared, 0, TimeManager::unlimited(), node_limit);
+        let evaluator = Evaluator::new(None, board);
+        let mut searcher = Searcher::new(tt, Box::default(), control, &game, evaluator);
+        searcher.root_moves = legal_moves(board);
+        searcher
+    }
+
+    /// A root move that failed high stays the one to play while the wider window searches
+    /// again: a stop at any node after the narrow window ended plays it, never the last
+    /// depth's move (which the search has just shown to be worse).
+    #[test]
+    fn a_stop_after_a_fail_high_plays_the_move_that_failed_high() {
+        // White wins the queen (Rxd5): at a guess of 0 the first window fails high on it.
+        let board: Board = "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1".parse().unwrap();
+        const DEPTH: i32 = 9;
+        assert!(DEPTH >= params::asp_min_depth());
+        let winning = mv("d2d5");
+        let delta = params::asp_delta();
+        // The nodes of the narrow window alone, which fails high.
+        let narrow = {
+            let (tt, shared) = (TranspositionTable::new(1), SharedState::new(1));
+            let mut searcher = searcher_of(&board, &tt, &shared, None);
+            searcher.root_depth = DEPTH;
+            let score = searcher.negamax(&board, -delta, delta, DEPTH, 0, false);
+            assert!(score >= delta, "the narrow window fails high: {score}");
+            assert_eq!(searcher.root_best.map(|(m, _)| m), Some(winning));
+            searcher.nodes
+        };
+        let mut stopped_in_wider_window = 0;
+        let mut limit = narrow + 1;
+        loop {
+            let (tt, shared) = (TranspositionTable::new(1), SharedState::new(1));
+            let mut searcher = searcher_of(&board, &tt, &shared, Some(limit));
+            searcher.root_depth = DEPTH;
+            let line = aspiration_search(&mut searcher, &board, DEPTH, Some(0), None, 1);
+            match line {
+                None => {
+                    stopped_in_wider_window += 1;
+                    let best = stopped_best(&searcher).map(|l| l.moves[0]);
+                    assert_eq!(best, Some(winning), "stopped at {limit} nodes");
+                }
+                Some(line) => {
+                    assert_eq!(line.moves[0], winning);
+                    break;
+                }
+            }
+            limit += 25;
+        }
+        // Without this the test would pass untested once the search finds it faster.
+        assert!(
+            stopped_in_wider_window >= 5,
+            "{stopped_in_wider_window} stops"
+        );
     }
 
     fn line(score: i32, moves: &[&str]) -> Line {
