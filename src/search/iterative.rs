@@ -586,9 +586,10 @@ mod tests {
         text.parse().unwrap()
     }
 
-    /// A searcher of `board` on its own table, stopping after `node_limit` nodes.
+    /// A searcher of `board` at `depth` on its own table, stopping after `node_limit` nodes.
     fn searcher_of<'a>(
         board: &Board,
+        depth: i32,
         tt: &'a TranspositionTable,
         shared: &'a SharedState,
         node_limit: Option<u64>,
@@ -598,6 +599,7 @@ mod tests {
         let evaluator = Evaluator::new(None, board);
         let mut searcher = Searcher::new(tt, Box::default(), control, &game, evaluator);
         searcher.root_moves = legal_moves(board);
+        searcher.root_depth = depth;
         searcher
     }
 
@@ -615,8 +617,7 @@ mod tests {
         // The nodes of the narrow window alone, which fails high.
         let narrow = {
             let (tt, shared) = (TranspositionTable::new(1), SharedState::new(1));
-            let mut searcher = searcher_of(&board, &tt, &shared, None);
-            searcher.root_depth = DEPTH;
+            let mut searcher = searcher_of(&board, DEPTH, &tt, &shared, None);
             let score = searcher.negamax(&board, -delta, delta, DEPTH, 0, false);
             assert!(score >= delta, "the narrow window fails high: {score}");
             assert_eq!(searcher.root_best.map(|(m, _)| m), Some(winning));
@@ -626,8 +627,7 @@ mod tests {
         let mut limit = narrow + 1;
         loop {
             let (tt, shared) = (TranspositionTable::new(1), SharedState::new(1));
-            let mut searcher = searcher_of(&board, &tt, &shared, Some(limit));
-            searcher.root_depth = DEPTH;
+            let mut searcher = searcher_of(&board, DEPTH, &tt, &shared, Some(limit));
             let line = aspiration_search(&mut searcher, &board, DEPTH, Some(0), None, 1);
             match line {
                 None => {

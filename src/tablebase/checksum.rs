@@ -5,12 +5,12 @@
 //! before the prober, which trusts a table's contents, can read it.
 //!
 //! The hashes are written here from CityHash's published description; the CRC-32C inside
-//! them is SSE 4.2's `crc32` instruction, or a table where the build lacks it. The whole chain was checked against the embedded
-//! checksums of all 70 tables of up to 4 pieces (`tests/data/syzygy` holds 14 of them).
-//! Those files are one chunk each, which takes the final 128-bit hash through CityMurmur
-//! only, as four chunks still do; a file of more than [`MAX_CHECKED_DATA`] bytes would take
-//! it through CityHash128's long path, which no table here exercises, so such a file is
-//! trusted unchecked, as every prober trusts its tables.
+//! them is SSE 4.2's `crc32` instruction, or a table where the build lacks it. The whole
+//! chain was checked against the embedded checksums of all 70 tables of up to 4 pieces
+//! (`tests/data/syzygy` holds 14 of them). Those files are one chunk each, which takes the
+//! final 128-bit hash through CityMurmur only, as four chunks still do; a file of more than
+//! [`MAX_CHECKED_DATA`] bytes would take it through CityHash128's long path, which no table
+//! here exercises, so such a file is trusted unchecked, as every prober trusts its tables.
 
 use std::io::{self, Read};
 
