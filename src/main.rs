@@ -2,7 +2,7 @@
 //! is complete; without, speaks UCI on stdin/stdout until `quit` or end of input. The
 //! arguments are one command (`cutoff go perft 6`) unless one of them holds a space; then
 //! each argument is a command (`cutoff "genfens 16 seed 7 book None" "quit"`, as
-//! OpenBench runs engines).
+//! OpenBench runs engines). A rejected command there makes the exit status 1.
 //! The offline tools (the table in `tools.rs`) take `--flag value` arguments instead (see
 //! their modules).
 
@@ -51,6 +51,10 @@ fn main() -> ExitCode {
             if flow == Flow::Quit {
                 break;
             }
+        }
+        if out.reported_an_error() {
+            // A rejected command fails the run, as a shell tool's bad argument does.
+            return ExitCode::FAILURE;
         }
     }
     ExitCode::SUCCESS

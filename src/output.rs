@@ -2,6 +2,7 @@
 //! the search thread and the input loop never interleave, and flushed at once.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use parking_lot::Mutex;
 use protocol::{Info, Response};
@@ -23,6 +24,8 @@ pub struct Output {
     writer: Mutex<Box<dyn Write + Send>>,
     /// Whether every line is thrown away (`sink`), so that nothing need be written.
     discards: bool,
+    /// Whether an `info string error: ...` line was sent (a rejected command).
+    reported_error: AtomicBool,
 }
 
 impl Output {
@@ -43,6 +46,7 @@ impl Output {
         Output {
             writer: Mutex::new(writer),
             discards: false,
+            reported_error: AtomicBool::new(false),
         }
     }
 
@@ -76,7 +80,14 @@ impl Output {
     /// longer than [`ERROR_TEXT_LIMIT`] characters (a path of 100,000, given by mistake)
     /// is cut there, with its length.
     pub fn error(&self, text: &str) {
+        self.reported_error.store(true, Ordering::Relaxed);
         self.info_string(&format!("error: {}", cut_to(text, ERROR_TEXT_LIMIT)));
+    }
+
+    /// Whether any command was rejected so far ([`Output::error`]): the command line
+    /// then ends with a failure status, so that a script sees it.
+    pub fn reported_an_error(&self) -> bool {
+        self.reported_error.load(Ordering::Relaxed)
     }
 
     /// Writes a line of free text (for `d`, `eval`, perft and bench reports).

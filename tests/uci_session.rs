@@ -1467,6 +1467,29 @@ fn command_line_go_depth_prints_a_bestmove_and_exits_0() {
     assert_legal_bestmove(&mut check, "position startpos", &best);
 }
 
+/// A rejected command on the command line is answered as in UCI mode, the commands after
+/// it still run, and the exit status is 1 so that a script sees the failure.
+#[test]
+fn command_line_rejected_command_prints_the_error_and_exits_1() {
+    let mut engine =
+        EngineProcess::start_with_args(&["position startpos moves e2e5", "go perft 1"]);
+    let lines = engine.read_to_end(TIMEOUT);
+    engine.expect_exit_status_1();
+    if !lines.iter().any(|l| l.starts_with("info string error: ")) {
+        engine.fail("the illegal move got no `info string error:` line");
+    }
+    // The rejected position changed nothing: perft 1 counts the start position's moves.
+    if lines.last().map(String::as_str) != Some("Nodes searched: 20") {
+        engine.fail("the output does not end with `Nodes searched: 20`");
+    }
+    let mut engine = EngineProcess::start_with_args(&["go", "perft", "x"]);
+    let lines = engine.read_to_end(TIMEOUT);
+    engine.expect_exit_status_1();
+    if !lines.iter().any(|l| l.starts_with("info string error: ")) {
+        engine.fail("`go perft x` got no `info string error:` line");
+    }
+}
+
 #[test]
 fn d_shows_the_fen_and_the_legal_moves() {
     let mut engine = start();

@@ -296,6 +296,15 @@ impl EngineProcess {
         }
     }
 
+    /// Waits for the engine to exit and checks that it reported a failure (status 1).
+    #[track_caller]
+    pub fn expect_exit_status_1(&mut self) {
+        let status = self.wait_exit(TIMEOUT);
+        if status.code() != Some(1) {
+            self.fail(&format!("expected exit status 1, got {status}"));
+        }
+    }
+
     /// Runs `go perft <depth>` and returns its divide and total.
     #[track_caller]
     pub fn perft(&mut self, depth: u32) -> Perft {
