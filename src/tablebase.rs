@@ -20,6 +20,7 @@
 //! cannot be read, answers `None`, and the search goes on as if there were no table.
 
 mod checksum;
+mod header;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Weak};
@@ -79,9 +80,15 @@ const CHECKED_PIECES: u32 = 5;
 
 /// Checks what the prober only asserts or trusts: that the file at `path` starts with its
 /// kind's magic, that its size is 16 more than a multiple of 64, as every Syzygy table's
-/// is, and, with `verify`, that its contents give the checksum in its last 16 bytes (see
-/// [`checksum`]). `Ok(false)` for a table whose checksum was not checked.
-fn check_table(path: &Path, magic: [u8; 4], verify: bool) -> Result<bool, TablebaseError> {
+/// is, that its header holds the pieces of `material`, the name it is found by (see
+/// [`header`]), and, with `verify`, that its contents give the checksum in its last 16
+/// bytes (see [`checksum`]). `Ok(false)` for a table whose checksum was not checked.
+fn check_table(
+    path: &Path,
+    material: &str,
+    magic: [u8; 4],
+    verify: bool,
+) -> Result<bool, TablebaseError> {
     use std::io::{Read, Seek};
     let refuse = |why: String| TablebaseError::NotATable {
         path: path.display().to_string(),
@@ -98,11 +105,12 @@ fn check_table(path: &Path, magic: [u8; 4], verify: bool) -> Result<bool, Tableb
             "its size, {size} bytes, is not 16 more than a multiple of 64"
         )));
     }
-    let mut head = [0u8; 4];
+    let mut head = [0u8; header::HEADER_LEN];
     file.read_exact(&mut head).map_err(unreadable)?;
-    if head != magic {
+    if head[..4] != magic {
         return Err(refuse("wrong magic bytes".into()));
     }
+    header::check(&head, material).map_err(refuse)?;
     if !verify {
         return Ok(false);
     }
@@ -210,11 +218,11 @@ fn scan_folder(folder: &Path, scan: &mut Scan) -> Result<usize, TablebaseError> 
         let checked = match kind {
             "rtbw" => {
                 scan.wdl += 1;
-                check_table(&entry.path(), WDL_MAGIC, pieces <= CHECKED_PIECES)?
+                check_table(&entry.path(), material, WDL_MAGIC, pieces <= CHECKED_PIECES)?
             }
             "rtbz" => {
                 scan.dtz += 1;
-                check_table(&entry.path(), DTZ_MAGIC, pieces <= CHECKED_PIECES)?
+                check_table(&entry.path(), material, DTZ_MAGIC, pieces <= CHECKED_PIECES)?
             }
             _ => continue,
         };
@@ -825,20 +833,33 @@ mod tests {
         // The magic without the size.
         let mut bytes = WDL_MAGIC.to_vec();
         bytes.resize(100, 0);
+        // The header's pieces: flags, order, then White's K, Q and Black's K.
+        bytes[6..9].copy_from_slice(&[6, 5, 14]);
         std::fs::write(&table, &bytes).unwrap();
         let wrong_size = scan(&path);
         // Both right, but not the checksum at its end: damaged.
         bytes.resize(80, 0);
         std::fs::write(&table, &bytes).unwrap();
         let damaged = scan(&path);
-        // The same as a six-piece table: its checksum is not checked, so it is accepted.
         std::fs::remove_file(&table).unwrap();
+        // A real table under another table's name: its header holds other pieces.
+        let kpk = std::fs::read(format!("{}/KPvK.rtbw", test_path())).unwrap();
+        std::fs::write(folder.join("KRvK.rtbw"), kpk).unwrap();
+        let misnamed = scan(&path);
+        std::fs::remove_file(folder.join("KRvK.rtbw")).unwrap();
+        // A six-piece table's header (flags, order, then White's K, R, P, P and Black's
+        // K, R): its checksum is not checked, so it is accepted.
+        bytes[6..12].copy_from_slice(&[6, 4, 1, 1, 14, 12]);
         std::fs::write(folder.join("KRPPvKR.rtbw"), &bytes).unwrap();
         let unchecked = scan(&path);
         std::fs::remove_dir_all(&folder).unwrap();
         let refused = |result: &Result<Scan, TablebaseError>, why: &str| matches!(result, Err(TablebaseError::NotATable { why: w, .. }) if w.contains(why));
         assert!(refused(&wrong_magic, "magic"), "{wrong_magic:?}");
         assert!(refused(&wrong_size, "100 bytes"), "{wrong_size:?}");
+        assert!(
+            refused(&misnamed, "holds the pieces PKk, not those of KRvK"),
+            "{misnamed:?}"
+        );
         assert!(
             matches!(&damaged, Err(TablebaseError::Damaged(p)) if p.ends_with("KQvK.rtbw")),
             "{damaged:?}"
