@@ -21,7 +21,13 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = match utf8_args() {
+        Ok(args) => args,
+        Err(arg) => {
+            eprintln!("cutoff: error: the argument {arg} is not UTF-8 text (rename the file)");
+            return ExitCode::FAILURE;
+        }
+    };
     if let Some(status) = answer_help(&args) {
         return status;
     }
@@ -58,6 +64,18 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// The arguments after the program's name, or the first that is not UTF-8 (a file name
+/// in another encoding), shown with its bad bytes replaced.
+fn utf8_args() -> Result<Vec<String>, String> {
+    std::env::args_os()
+        .skip(1)
+        .map(|arg| {
+            arg.into_string()
+                .map_err(|arg| format!("\"{}\"", arg.to_string_lossy()))
+        })
+        .collect()
 }
 
 /// The commands of a command line: the arguments joined into one command, or, when any

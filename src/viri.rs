@@ -316,6 +316,9 @@ pub fn unpack_board(packed: &[u8], game: usize) -> Result<(Board, GameResult), V
         byte: packed[30],
     })?;
     let board = builder.build().map_err(|e| bad(e.to_string()))?;
+    // What the builder leaves unchecked and a game could not reach (kings side by side,
+    // an impossible check), on which a move could take a king: the FEN's checks.
+    crate::position::parse_fen(&board.to_string(), true).map_err(|e| bad(e.to_string()))?;
     Ok((board, result))
 }
 
@@ -537,5 +540,46 @@ mod tests {
             read_games(&bad_move),
             Err(ViriError::BadMove { ply: 0, .. })
         ));
+    }
+
+    /// A start position no game reaches, which the board builder accepts: the kings side
+    /// by side (White's king could take Black's).
+    #[test]
+    fn an_impossible_start_position_is_refused() {
+        let board_of = |pieces: &[(Square, Piece, Color)], side: Color| {
+            let mut builder = cozy_chess::BoardBuilder::empty();
+            for &(square, piece, color) in pieces {
+                *builder.square_mut(square) = Some((piece, color));
+            }
+            builder.side_to_move = side;
+            builder.build().unwrap()
+        };
+        let touching = board_of(
+            &[
+                (Square::A1, Piece::Rook, Color::White),
+                (Square::E1, Piece::King, Color::White),
+                (Square::E2, Piece::King, Color::Black),
+            ],
+            Color::White,
+        );
+        let packed = pack_board(&touching, GameResult::Draw);
+        let refused = unpack_board(&packed, 4);
+        assert!(
+            matches!(&refused, Err(ViriError::BadBoard { game: 4, why }) if why.contains("next to each other")),
+            "{refused:?}"
+        );
+        let legal = board_of(
+            &[
+                (Square::A1, Piece::Rook, Color::White),
+                (Square::E1, Piece::King, Color::White),
+                (Square::E3, Piece::King, Color::Black),
+            ],
+            Color::White,
+        );
+        let unpacked = unpack_board(&pack_board(&legal, GameResult::Draw), 0);
+        assert!(
+            matches!(&unpacked, Ok((board, _)) if board == &legal),
+            "{unpacked:?}"
+        );
     }
 }

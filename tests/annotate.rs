@@ -234,6 +234,31 @@ fn a_repeated_tag_is_one_json_key() {
     assert_eq!(game["headers"]["Event"], "first", "{text}");
 }
 
+/// The output reads back as the same games: a `Result` tag that is no result (the review
+/// ends the movetext with `*` instead of its text, which opened a comment that ran into
+/// the next game) and a tag value holding an escaped line break (written as a space,
+/// since a tag value ends with its line).
+#[test]
+fn odd_tags_do_not_merge_the_games_of_the_output() {
+    let dir = common::temp_dir("annotate", "odd-tags");
+    let path = dir.join("odd.pgn");
+    let out = dir.join("out.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"a\\\nb\"]\n[Result \"{oops\"]\n\n1. e4 e5\n\n\
+         [Event \"second\"]\n[Result \"1-0\"]\n\n1. d4 d5 1-0\n",
+    )
+    .unwrap();
+    let args = [path.to_str().unwrap(), "--nodes", "200", "--out"];
+    stdout_of(&[&args[..], &[out.to_str().unwrap()]].concat());
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("[Event \"a b\"]"), "{text}");
+    let again = json_games(&[out.to_str().unwrap(), "--nodes", "200"]);
+    assert_eq!(again.len(), 2, "{text}");
+    assert_eq!(again[0]["headers"]["Event"], "a b", "{text}");
+    assert_eq!(again[1]["headers"]["Event"], "second", "{text}");
+}
+
 /// A run refused before its first search (here for tablebases that are not there)
 /// leaves an existing `--out` file as it was.
 #[test]

@@ -120,6 +120,53 @@ fn tune_reads_datagen_output_and_writes_params() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The last game numbers below 2^64: the run plays the one game asked for and ends (the
+/// shared game counter once wrapped to game 0 there, and a second thread played on
+/// forever).
+#[test]
+fn the_last_game_numbers_end_the_run() {
+    let dir = temp_dir("last-games");
+    let path = dir.join("last.viri");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args([
+            "datagen",
+            "--games",
+            "1",
+            "--first-game",
+            "18446744073709551614",
+        ])
+        .args([
+            "--nodes",
+            "100",
+            "--hash",
+            "1",
+            "--threads",
+            "2",
+            "--format",
+            "viri",
+        ])
+        .arg("--out")
+        .arg(&path)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("datagen of the last game did not end");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+    let games = cutoff::viri::read_games(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(games.len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn viri_format_holds_every_ply_and_resumes_thread_independently() {
     let dir = temp_dir("viri");

@@ -1490,6 +1490,24 @@ fn command_line_rejected_command_prints_the_error_and_exits_1() {
     }
 }
 
+/// An argument that is not UTF-8 (a Latin-1 file name) is an error with status 1, not a
+/// panic.
+#[cfg(unix)]
+#[test]
+fn command_line_argument_not_utf8_is_an_error() {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.pgn");
+    let output = std::process::Command::new(common::binary())
+        .arg("annotate")
+        .arg(name)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("is not UTF-8"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 #[test]
 fn d_shows_the_fen_and_the_legal_moves() {
     let mut engine = start();

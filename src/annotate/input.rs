@@ -31,13 +31,18 @@ fn item(read: Result<PgnGame, PgnError>) -> Item {
     }
 }
 
-/// The review's view of a game: the result token as written, else the `Result` tag's,
-/// else `*`.
+/// The review's view of a game: the result token as written, else the `Result` tag's
+/// when it is a result (`1-0`, `0-1`, `1/2-1/2` or `*`: the review writes it as the
+/// movetext's last token, where other text could run into the next game), else `*`.
 fn input(game: PgnGame, error: Option<String>) -> GameInput {
     let result = game
         .result
         .clone()
-        .or_else(|| game.tag("Result").map(str::to_string))
+        .or_else(|| {
+            game.tag("Result")
+                .filter(|tag| ["1-0", "0-1", "1/2-1/2", "*"].contains(tag))
+                .map(str::to_string)
+        })
         .unwrap_or_else(|| "*".to_string());
     GameInput {
         number: game.number,

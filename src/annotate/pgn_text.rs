@@ -150,9 +150,15 @@ fn capitalised(word: &str) -> String {
     })
 }
 
-/// A tag value with `\` and `"` escaped.
+/// A tag value with `\` and `"` escaped, and any line break or other control character
+/// (which a tag value cannot hold: it ends at the line's end) written as a space.
 fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
+    value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 /// Appends the non-empty `tokens` to `text` joined by spaces, in lines of at most

@@ -312,11 +312,12 @@ pub fn run(config: &Config) -> Result<(), DatagenError> {
             let next_game = &next_game;
             let spawned = threads::spawn_scoped(scope, format!("datagen-{worker}"), move || {
                 let tt = TranspositionTable::new(config.hash_mb);
-                loop {
-                    let index = next_game.fetch_add(1, Ordering::Relaxed);
-                    if index >= end {
-                        break;
-                    }
+                // The counter stops at `end`: run on past it, it could wrap to game 0
+                // when `end` is near 2^64.
+                let claim = |i: u64| (i < end).then_some(i + 1);
+                while let Ok(index) =
+                    next_game.fetch_update(Ordering::Relaxed, Ordering::Relaxed, claim)
+                {
                     let record = play_game(config, index, &tt);
                     if sender.send((index, record)).is_err() {
                         break;
