@@ -244,9 +244,10 @@ impl Engine {
     }
 
     /// End of input: a search for a fixed amount of work (depth, nodes, mate, movetime)
-    /// may finish, so that `printf 'go depth 12\n' | cutoff` prints its result; any
-    /// other search (a clock, `infinite`, `ponder`) is stopped at once. The waiting
-    /// commands then run the same way, until none is left.
+    /// may finish, so that `printf 'go depth 12\n' | cutoff` prints its result, unless
+    /// its output can no longer be written (the reader has gone); any other search (a
+    /// clock, `infinite`, `ponder`) is stopped at once. The waiting commands then run
+    /// the same way, until none is left.
     pub fn finish(&mut self) {
         self.run_out_waiting(true);
     }
@@ -255,10 +256,11 @@ impl Engine {
     /// they start as soon as it has begun, except, with `finish_fixed_work`, one for a
     /// fixed amount of work, which is allowed to end by itself.
     fn run_out_waiting(&mut self, finish_fixed_work: bool) {
+        let out = Arc::clone(&self.out);
         loop {
             if let Some(active) = self.running() {
                 if finish_fixed_work && active.is_fixed_work() {
-                    active.wait();
+                    active.wait_unless(|| out.is_closed());
                 }
             }
             self.stop();
@@ -581,8 +583,8 @@ impl Engine {
         let clock = match (ours.0, theirs.0) {
             (Some(time), _) => Some((time, ours.1.unwrap_or(0))),
             (None, Some(time)) => Some((time, ours.1.or(theirs.1).unwrap_or(0))),
-            (None, None) if ours.1.is_some() || params.movestogo.is_some() => {
-                Some((0, ours.1.unwrap_or(0)))
+            (None, None) if ours.1.or(theirs.1).is_some() || params.movestogo.is_some() => {
+                Some((0, ours.1.or(theirs.1).unwrap_or(0)))
             }
             (None, None) => None,
         }

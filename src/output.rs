@@ -26,6 +26,9 @@ pub struct Output {
     discards: bool,
     /// Whether an `info string error: ...` line was sent (a rejected command).
     reported_error: AtomicBool,
+    /// Whether a write failed: the reader is gone (a closed pipe), and nothing written
+    /// from now on reaches anyone.
+    closed: AtomicBool,
 }
 
 impl Output {
@@ -47,6 +50,7 @@ impl Output {
             writer: Mutex::new(writer),
             discards: false,
             reported_error: AtomicBool::new(false),
+            closed: AtomicBool::new(false),
         }
     }
 
@@ -57,7 +61,8 @@ impl Output {
     }
 
     /// Writes one response as a line. A closed stdout is not an error worth dying for:
-    /// the input loop ends when its peer goes away.
+    /// the input loop ends when its peer goes away, and a search waited for at the end
+    /// of input stops ([`Output::is_closed`]).
     pub fn send(&self, response: &Response) {
         self.line(&response.to_string());
     }
@@ -67,8 +72,8 @@ impl Output {
     pub fn send_after(&self, first: impl FnOnce(), response: &Response) {
         let mut writer = self.writer.lock();
         first();
-        let _ = writeln!(writer, "{response}");
-        let _ = writer.flush();
+        let written = writeln!(writer, "{response}").and_then(|()| writer.flush());
+        self.note(written);
     }
 
     /// Writes `info string <text>`.
@@ -93,7 +98,21 @@ impl Output {
     /// Writes a line of free text (for `d`, `eval`, perft and bench reports).
     pub fn line(&self, text: &str) {
         let mut writer = self.writer.lock();
-        let _ = writeln!(writer, "{text}");
-        let _ = writer.flush();
+        let written = writeln!(writer, "{text}").and_then(|()| writer.flush());
+        self.note(written);
+    }
+
+    /// Remembers a failed write (see [`Output::is_closed`]).
+    fn note(&self, written: std::io::Result<()>) {
+        if written.is_err() {
+            self.closed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a line could not be written: whoever read the output has gone (a GUI
+    /// that died, `cutoff ... | head -1`), so a search kept running for its output can
+    /// stop.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Relaxed)
     }
 }

@@ -233,7 +233,8 @@ fn scan_folder(folder: &Path, scan: &mut Scan) -> Result<usize, TablebaseError> 
     Ok(found)
 }
 
-/// The number of pieces of a table named like `KRPvKR`, or `None` for another name.
+/// The number of pieces of a table named like `KRPvKR` (3 to 7), or `None` for another
+/// name.
 fn table_pieces(material: &str) -> Option<u32> {
     let (white, black) = material.split_once('v')?;
     let side_ok = |side: &str| {
@@ -242,7 +243,8 @@ fn table_pieces(material: &str) -> Option<u32> {
             && side.chars().skip(1).all(|c| "QRBNP".contains(c))
     };
     let pieces = (white.len() + black.len()) as u32;
-    (side_ok(white) && side_ok(black) && pieces <= MAX_PIECES).then_some(pieces)
+    // No table has fewer than three pieces: two kings alone are a draw by the rules.
+    (side_ok(white) && side_ok(black) && (3..=MAX_PIECES).contains(&pieces)).then_some(pieces)
 }
 
 /// A probe's verdict, from the side to move's view, with the fifty-move rule's nuances:
@@ -798,6 +800,7 @@ mod tests {
         assert_eq!(table_pieces("KQRBNPPvK"), None);
         assert_eq!(table_pieces("README"), None);
         assert_eq!(table_pieces("KXvK"), None);
+        assert_eq!(table_pieces("KvK"), None);
     }
 
     #[test]

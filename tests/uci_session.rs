@@ -1098,6 +1098,42 @@ fn bounded_search_finishes_and_prints_bestmove_on_end_of_input() {
     assert_legal_bestmove(&mut check, "position startpos", &best);
 }
 
+/// A search for a fixed amount of work is waited for at the end of input only while its
+/// output has a reader: with the reader gone too (a GUI that died during `go depth 60`),
+/// the engine stops instead of searching on, unseen, for hours.
+#[test]
+fn a_fixed_search_stops_at_end_of_input_once_its_reader_is_gone() {
+    use std::io::{BufRead, Write};
+    let mut child = std::process::Command::new(common::binary())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"position startpos\ngo depth 60\n")
+        .unwrap();
+    drop(stdin);
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut banner = String::new();
+    stdout.read_line(&mut banner).unwrap();
+    assert!(banner.starts_with("Cutoff "), "{banner}");
+    drop(stdout);
+    let deadline = std::time::Instant::now() + TIMEOUT;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the depth-60 search ran on after its reader had gone");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+}
+
 #[test]
 fn quit_when_idle_and_end_of_input_when_idle_exit_with_status_0() {
     let mut engine = start();
@@ -1370,12 +1406,16 @@ fn standard_castling_accepts_e1g1_and_e1h1_and_prints_e1g1() {
 fn partial_clock_still_ends_the_search() {
     let mut engine = start();
     // Black to move and only White's clock given, then White to move with only
-    // Black's, then each side with its own clock alone.
+    // Black's, then each side with its own clock alone, then with only the other side's
+    // increment.
     for (position, go) in [
         (AFTER_E4, "go wtime 100"),
         ("position startpos", "go btime 100"),
         ("position startpos", "go wtime 100"),
         ("position startpos", "go winc 100"),
+        // Only the other side's increment.
+        ("position startpos", "go binc 100"),
+        (AFTER_E4, "go winc 100"),
         ("position startpos", "go movestogo 10"),
     ] {
         engine.send(position);

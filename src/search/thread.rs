@@ -12,7 +12,7 @@ use std::num::NonZero;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use cozy_chess::Board;
-use crossbeam_channel::{bounded, unbounded, Receiver, Sender, TryRecvError};
+use crossbeam_channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use protocol::{Response, UciMove};
 
 use super::bench;
@@ -90,9 +90,21 @@ impl ActiveSearch {
 
     /// Blocks until the search has printed its `bestmove`.
     pub fn wait(&mut self) {
-        if !self.finished {
-            let _ = self.done.recv();
-            self.finished = true;
+        self.wait_unless(|| false);
+    }
+
+    /// Blocks until the search has printed its `bestmove`, or until `give_up` says so
+    /// (asked every tenth of a second).
+    pub fn wait_unless(&mut self, give_up: impl Fn() -> bool) {
+        while !self.finished {
+            match self
+                .done
+                .recv_timeout(std::time::Duration::from_millis(100))
+            {
+                Err(RecvTimeoutError::Timeout) if give_up() => return,
+                Err(RecvTimeoutError::Timeout) => {}
+                Ok(()) | Err(RecvTimeoutError::Disconnected) => self.finished = true,
+            }
         }
     }
 
