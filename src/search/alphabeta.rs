@@ -25,7 +25,8 @@ const MAX_TRIED: usize = 64;
 
 impl Searcher<'_> {
     /// Searches `board` to `depth` plies within the window (`alpha`, `beta`). `cut_node`
-    /// says whether a fail-high is expected (a child of a PV node's later moves).
+    /// says whether a fail-high is expected: a late move's child searched with a null
+    /// window, and the first child of an expected all-node (the labels alternate).
     pub(super) fn negamax(
         &mut self,
         board: &Board,
@@ -336,7 +337,12 @@ impl Searcher<'_> {
             // Measured (LMR): +143 ± 44 Elo (step removed vs kept, 200 games at 20k nodes/move).
             let mut score;
             if move_count == 1 {
-                score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
+                // The first move's reply is expected to fail high below an expected
+                // all-node, low below a cut node (the labels alternate; a PV node's
+                // first child is a PV node). Measured (against every first child an
+                // all-node): +4.0 ± 12.2 Elo, 2,000 games at 10,000 nodes/move.
+                let child_cut = !pv_node && !cut_node;
+                score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, child_cut);
             } else {
                 let mut reduction = 0;
                 if depth >= params::lmr_min_depth()
