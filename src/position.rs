@@ -448,8 +448,8 @@ pub fn from_uci(board: &Board, uci: UciMove, chess960: bool) -> Option<Move> {
 /// file only when an en-passant capture is legal. By the rules two positions are the same
 /// when the same moves are possible, so the position right after a double pawn step that
 /// no pawn can take equals the same position reached later (cozy-chess's `hash` keeps the
-/// file after every double step). Inside the search, where only the hash is at hand, the
-/// two differ as before; the game's history uses this key.
+/// file after every double step). The game's history and the search's repetition path
+/// both use this key.
 pub fn repetition_key(board: &Board) -> u64 {
     let Some(file) = board.en_passant() else {
         return board.hash();

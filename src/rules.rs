@@ -72,11 +72,14 @@ pub fn fifty_move_draw(board: &Board) -> bool {
     board.halfmove_clock() >= 100 && (board.checkers().is_empty() || board.generate_moves(|_| true))
 }
 
-/// Repetition as the search counts it: `board` stands at the end of `path` (the hashes of
-/// the positions before it, oldest first), whose entries from `root_index` on lie inside
-/// the search tree. A position seen once inside the tree is already a draw (the side to
-/// move can repeat it again); one from before the root must have been seen twice.
+/// Repetition as the search counts it: `board` stands at the end of `path` (the
+/// repetition keys of the positions before it, oldest first: `position::repetition_key`),
+/// whose entries from `root_index` on lie inside the search tree. A position seen once
+/// inside the tree is already a draw (the side to move can repeat it again); one from
+/// before the root must have been seen twice.
 pub fn repetition(board: &Board, path: &[u64], root_index: usize) -> bool {
+    // `board`'s hash is its key: with an en-passant file no pawn can use it was just
+    // reached by a double step, and nothing before it can repeat it.
     let key = board.hash();
     let reversible = board.halfmove_clock() as usize;
     let mut seen_before_root = 0;

@@ -603,6 +603,28 @@ mod tests {
         searcher
     }
 
+    /// Inside the tree, a return to a root reached by a double step that no pawn can take
+    /// is a repetition: the root's en-passant file (which cozy-chess's hash keeps after
+    /// every double step) does not make it another position.
+    #[test]
+    fn a_return_to_a_root_after_a_double_step_is_a_repetition_in_the_tree() {
+        let root: Board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+            .parse()
+            .unwrap();
+        assert!(root.en_passant().is_some());
+        let tt = TranspositionTable::new(1);
+        let shared = SharedState::new(1);
+        let mut searcher = searcher_of(&root, 4, &tt, &shared, None);
+        let mut board = root.clone();
+        for (ply, text) in ["g8f6", "g1f3", "f6g8", "f3g1"].into_iter().enumerate() {
+            assert!(!searcher.is_draw(&board), "{text}");
+            searcher.push_move(&board, mv(text), true, ply);
+            board.play(mv(text));
+        }
+        assert_eq!(board.hash(), root.hash_without_ep());
+        assert!(searcher.is_draw(&board));
+    }
+
     /// A root move that failed high stays the one to play while the wider window searches
     /// again: a stop at any node after the narrow window ended plays it, never the last
     /// depth's move (which the search has just shown to be worse).

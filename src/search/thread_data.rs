@@ -5,7 +5,7 @@
 use cozy_chess::{Board, Move, Piece, Square};
 
 use super::evaluator::Evaluator;
-use crate::position::Game;
+use crate::position::{repetition_key, Game};
 use crate::rules::OpponentAttacks;
 
 use super::control::Control;
@@ -283,15 +283,16 @@ impl<'a> Searcher<'a> {
 
     /// Records `mv`, about to be searched from `board` at `ply`, on the ply stack: the
     /// moved piece at `ply + 1` for the histories (and the move itself when `quiet`, as
-    /// the caller has already decided), `board`'s hash on the repetition path,
-    /// and the move's delta on the evaluator's stack (which computes it only when it
+    /// the caller has already decided), `board`'s repetition key on the repetition path
+    /// (its hash without an en-passant file no pawn can use, as the game's history keeps
+    /// it), and the move's delta on the evaluator's stack (which computes it only when it
     /// needs it). For callers that made the child board earlier (the main search makes
     /// it before its pruning decisions, which need to know whether it gives check).
     #[inline]
     pub fn push_move(&mut self, board: &Board, mv: Move, quiet: bool, ply: usize) {
         self.stack[ply + 1].moved = board.piece_on(mv.from).map(|piece| (piece, mv.to));
         self.stack[ply + 1].quiet_move = quiet.then_some(mv);
-        self.path.push(board.hash());
+        self.path.push(repetition_key(board));
         self.evaluator.push(board, mv);
     }
 
@@ -302,7 +303,7 @@ impl<'a> Searcher<'a> {
         let child = board.null_move()?;
         self.stack[ply + 1].moved = None;
         self.stack[ply + 1].quiet_move = None;
-        self.path.push(board.hash());
+        self.path.push(repetition_key(board));
         self.evaluator.push_null();
         Some(child)
     }
