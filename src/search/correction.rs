@@ -63,8 +63,10 @@ impl CorrectionHistory {
     }
 
     /// Records that a search of `depth` found `board` worth `error` centipawns more
-    /// than its (corrected) static evaluation said: moves the entry towards the error by
-    /// `min(depth + 1, params::corr_max_weight())` / `WEIGHT_SCALE` of the way.
+    /// than its raw static evaluation said: moves the entry towards the error by
+    /// `min(depth + 1, params::corr_max_weight())` / `WEIGHT_SCALE` of the way. (The
+    /// error against the corrected evaluation would be the part the entry does not
+    /// already hold, and the entry would settle at half the error.)
     pub fn update(&mut self, board: &Board, depth: i32, error: i32) {
         let entry = &mut self.pawn[board.side_to_move() as usize][pawn_index(board)];
         let weight = (depth + 1).min(params::corr_max_weight());
