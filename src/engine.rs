@@ -437,7 +437,7 @@ impl Engine {
             Err(error) => return self.out.error(&error.to_string()),
         };
         for message in &prepared.skipped {
-            self.out.error(message);
+            self.out.skipped(message);
         }
         let settings = Settings {
             network: self.evaluation(),

@@ -89,6 +89,13 @@ impl Output {
         self.info_string(&format!("error: {}", cut_to(text, ERROR_TEXT_LIMIT)));
     }
 
+    /// Writes `info string error: <text>` for a bad item inside a file that is skipped
+    /// while the command goes on (a bad line of `genfens`'s book): reported as an error,
+    /// but the command still does its job, so the run is not marked as failed.
+    pub fn skipped(&self, text: &str) {
+        self.info_string(&format!("error: {}", cut_to(text, ERROR_TEXT_LIMIT)));
+    }
+
     /// Whether any command was rejected so far ([`Output::error`]): the command line
     /// then ends with a failure status, so that a script sees it.
     pub fn reported_an_error(&self) -> bool {

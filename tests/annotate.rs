@@ -139,17 +139,24 @@ fn a_forced_reply_is_never_marked() {
     assert_eq!(reply["class"], Value::Null, "{reply}");
 }
 
+/// A game of a strong search's moves (Cutoff's own at four times the nodes) holds no
+/// mistake or blunder. An inaccuracy (`?!`, 10 points of winning chance) is within what
+/// two searches of 50,000 and 200,000 nodes, or two versions of the search, disagree on:
+/// at most one is allowed.
 #[test]
 fn a_game_of_best_moves_gets_no_question_mark() {
     let args = [&data("selfplay.pgn") as &str, "--nodes", "50000"];
     let pgn = stdout_of(&args);
     let movetext = pgn.split("\n\n").nth(1).unwrap();
-    // Outside the comments (the summary counts `?!`, `?`, `??`), no move is marked.
+    // Outside the comments (the summary counts `?!`, `?`, `??`), no move is marked but
+    // for at most one inaccuracy.
     let outside: String = movetext
         .split('{')
         .map(|part| part.split_once('}').map_or(part, |(_, after)| after))
         .collect();
-    assert!(!outside.contains('?'), "{pgn}");
+    let inaccuracies = outside.matches("?!").count();
+    assert!(inaccuracies <= 1, "{pgn}");
+    assert_eq!(outside.matches('?').count(), inaccuracies, "{pgn}");
     assert_eq!(pgn_evals(&pgn).len(), 50, "{pgn}");
     assert!(pgn.contains("White: accuracy"), "{pgn}");
 }
