@@ -150,17 +150,8 @@ fn the_last_game_numbers_end_the_run() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("datagen of the last game did not end");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let limit = std::time::Duration::from_secs(120);
+    let status = common::exit_within(&mut child, limit, "datagen of the last game");
     assert!(status.success(), "{status}");
     let games = cutoff::viri::read_games(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(games.len(), 1);

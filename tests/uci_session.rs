@@ -1120,17 +1120,8 @@ fn a_fixed_search_stops_at_end_of_input_once_its_reader_is_gone() {
     stdout.read_line(&mut banner).unwrap();
     assert!(banner.starts_with("Cutoff "), "{banner}");
     drop(stdout);
-    let deadline = std::time::Instant::now() + TIMEOUT;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("the depth-60 search ran on after its reader had gone");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let what = "the depth-60 search whose reader had gone";
+    let status = common::exit_within(&mut child, TIMEOUT, what);
     assert!(status.success(), "{status}");
 }
 

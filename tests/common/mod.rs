@@ -25,6 +25,23 @@ const TRANSCRIPT_SHOWN: usize = 300;
 /// Longer transcript entries are cut to this many characters in failure messages.
 const ENTRY_SHOWN: usize = 300;
 
+/// Waits up to `limit` for `child` to exit and returns its status; a child still running
+/// then is killed and the test fails, naming `what` it was doing (a hang, not a slow run:
+/// the limits are many times what the work takes).
+pub fn exit_within(child: &mut Child, limit: Duration, what: &str) -> ExitStatus {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().expect("wait for the child") {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{what} did not end within {limit:?}");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// A fresh directory for the files of one test: `test` names the test file, `name` the
 /// case, and the process id keeps parallel runs apart.
 pub fn temp_dir(test: &str, name: &str) -> std::path::PathBuf {
