@@ -253,7 +253,7 @@ fn parse_known_command(keyword: &str, args: &[&str]) -> Result<Command, ParseErr
         })
     };
     match keyword {
-        "uci" => simple(Command::Uci),
+        "uci" => urgent(Command::Uci),
         "isready" => urgent(Command::IsReady),
         "ucinewgame" => simple(Command::UciNewGame),
         "stop" => urgent(Command::Stop),
