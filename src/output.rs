@@ -86,13 +86,18 @@ impl Output {
     /// is cut there, with its length.
     pub fn error(&self, text: &str) {
         self.reported_error.store(true, Ordering::Relaxed);
-        self.info_string(&format!("error: {}", cut_to(text, ERROR_TEXT_LIMIT)));
+        self.error_line(text);
     }
 
     /// Writes `info string error: <text>` for a bad item inside a file that is skipped
     /// while the command goes on (a bad line of `genfens`'s book): reported as an error,
     /// but the command still does its job, so the run is not marked as failed.
     pub fn skipped(&self, text: &str) {
+        self.error_line(text);
+    }
+
+    /// Writes `info string error: <text>`, the text cut at [`ERROR_TEXT_LIMIT`].
+    fn error_line(&self, text: &str) {
         self.info_string(&format!("error: {}", cut_to(text, ERROR_TEXT_LIMIT)));
     }
 
