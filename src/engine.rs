@@ -580,11 +580,12 @@ impl Engine {
         };
         // A partial clock (say `go wtime 100` with Black to move) still means "play
         // on a clock": borrow the other side's figures rather than think forever.
+        let any_increment = ours.1.or(theirs.1);
         let clock = match (ours.0, theirs.0) {
             (Some(time), _) => Some((time, ours.1.unwrap_or(0))),
-            (None, Some(time)) => Some((time, ours.1.or(theirs.1).unwrap_or(0))),
-            (None, None) if ours.1.or(theirs.1).is_some() || params.movestogo.is_some() => {
-                Some((0, ours.1.or(theirs.1).unwrap_or(0)))
+            (None, Some(time)) => Some((time, any_increment.unwrap_or(0))),
+            (None, None) if any_increment.is_some() || params.movestogo.is_some() => {
+                Some((0, any_increment.unwrap_or(0)))
             }
             (None, None) => None,
         }
