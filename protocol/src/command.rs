@@ -40,9 +40,9 @@ pub enum Command {
     PonderHit,
     /// `quit`: exit as soon as possible.
     Quit,
-    /// `isready`, `stop`, `ponderhit` or `quit` followed by tokens it does not take: the
-    /// command still holds (a GUI waits for its answer, and the UCI specification says to
-    /// ignore unknown tokens), and the first stray token is reported.
+    /// `uci`, `isready`, `stop`, `ponderhit` or `quit` followed by tokens it does not take:
+    /// the command still holds (a GUI waits for its answer, and the UCI specification says
+    /// to ignore unknown tokens), and the first stray token is reported.
     Ignoring {
         /// The command, without the stray tokens.
         command: Box<Command>,
