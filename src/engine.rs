@@ -193,7 +193,7 @@ impl Engine {
             Command::Stop => self.run_out_waiting(false),
             Command::PonderHit => {
                 if let Some(active) = self.running() {
-                    active.signal(Signal::PonderHit);
+                    active.signal(Signal::PonderHit(received));
                 }
             }
             Command::Quit => {
@@ -574,17 +574,42 @@ impl Engine {
         if searchmoves.is_empty() && !params.searchmoves.is_empty() {
             notes.push("searchmoves: no legal move left; searching all moves".into());
         }
-        let (ours, theirs) = match board.side_to_move() {
-            Color::White => ((params.wtime, params.winc), (params.btime, params.binc)),
-            Color::Black => ((params.btime, params.binc), (params.wtime, params.winc)),
+        let (own_time, mut ours, theirs) = match board.side_to_move() {
+            Color::White => (
+                "wtime",
+                (params.wtime, params.winc),
+                (params.btime, params.binc),
+            ),
+            Color::Black => (
+                "btime",
+                (params.btime, params.binc),
+                (params.wtime, params.winc),
+            ),
         };
+        // Our own time given but unreadable (`go wtime 12.5` with White to move): it may
+        // be all but gone, so play at once rather than on the opponent's clock.
+        let unreadable = |problem: &protocol::ParseError| matches!(problem, protocol::ParseError::BadNumber { parameter, .. } if parameter == own_time);
+        if ours.0.is_none() && params.problems.iter().any(unreadable) {
+            notes.push(format!(
+                "go: {own_time} unreadable; playing as if no time were left"
+            ));
+            ours.0 = Some(0);
+        }
         // A partial clock (say `go wtime 100` with Black to move) still means "play
-        // on a clock": borrow the other side's figures rather than think forever.
+        // on a clock": borrow the other side's figures rather than think forever. An
+        // increment or `movestogo` alone means a clock only beside no other limit
+        // (`go depth 14 winc 100` searches to depth 14).
         let any_increment = ours.1.or(theirs.1);
+        let other_limit = params.depth.is_some()
+            || params.nodes.is_some()
+            || params.mate.is_some_and(|n| n > 0)
+            || params.movetime.is_some();
         let clock = match (ours.0, theirs.0) {
             (Some(time), _) => Some((time, ours.1.unwrap_or(0))),
             (None, Some(time)) => Some((time, any_increment.unwrap_or(0))),
-            (None, None) if any_increment.is_some() || params.movestogo.is_some() => {
+            (None, None)
+                if !other_limit && (any_increment.is_some() || params.movestogo.is_some()) =>
+            {
                 Some((0, any_increment.unwrap_or(0)))
             }
             (None, None) => None,

@@ -1415,6 +1415,38 @@ fn partial_clock_still_ends_the_search() {
     }
 }
 
+/// An increment beside a depth is no clock: the search reaches its depth (before, the
+/// increment made a clock of no time and the search stopped at depth 1 or 2).
+#[test]
+fn an_increment_beside_a_depth_leaves_the_depth_in_charge() {
+    let mut engine = start();
+    engine.send("position startpos");
+    let (lines, best) = search(&mut engine, "go depth 7 winc 100 binc 100");
+    assert_legal_bestmove(&mut engine, "position startpos", &best);
+    if !lines.iter().any(|l| l.starts_with("info depth 7 ")) {
+        engine.fail(&format!("no depth 7 line: {lines:?}"));
+    }
+}
+
+/// The side to move's own time, given but unreadable, counts as none left: the engine
+/// says so and plays at once instead of thinking on the opponent's clock.
+#[test]
+fn an_unreadable_own_time_counts_as_none_left() {
+    let mut engine = start();
+    for (position, go, noted) in [
+        ("position startpos", "go wtime 12.5 btime 60000", true),
+        (AFTER_E4, "go wtime 12.5 btime 100", false),
+    ] {
+        engine.send(position);
+        let (lines, best) = search(&mut engine, go);
+        assert_legal_bestmove(&mut engine, position, &best);
+        let note = lines.iter().any(|l| l.contains("wtime unreadable"));
+        if note != noted {
+            engine.fail(&format!("{go} in {position}: note {note}, lines {lines:?}"));
+        }
+    }
+}
+
 #[test]
 fn go_nodes_movetime_depth_each_end_with_one_bestmove() {
     let mut engine = start();

@@ -173,9 +173,25 @@ impl<'a> Control<'a> {
         self.signals.as_ref().map(|s| s.clock_start())
     }
 
-    /// Time since the clock started; zero while pondering or on helper threads.
+    /// Time since the clock started; zero on helper threads.
     pub fn elapsed(&self) -> std::time::Duration {
         self.clock_start().map(|t| t.elapsed()).unwrap_or_default()
+    }
+
+    /// Time since the `go`, pondering included (zero on helper threads): what the soft
+    /// limit is judged by, so that thinking done while pondering counts.
+    pub fn elapsed_since_go(&self) -> std::time::Duration {
+        self.signals
+            .as_ref()
+            .map(|s| s.go_start().elapsed())
+            .unwrap_or_default()
+    }
+
+    /// Makes a later `ponderhit` stop the search at once (main thread only).
+    pub fn stop_on_ponderhit(&mut self) {
+        if let Some(signals) = self.signals.as_mut() {
+            signals.stop_on_ponderhit();
+        }
     }
 
     fn poll(&mut self) {

@@ -263,9 +263,6 @@ impl Progress {
         {
             return true;
         }
-        if searcher.control.pondering() {
-            return false;
-        }
         let best_nodes = searcher
             .root_nodes
             .iter()
@@ -273,16 +270,45 @@ impl Progress {
             .map_or(0, |(_, n)| *n);
         let iteration_nodes: u64 = searcher.root_nodes.iter().map(|(_, n)| n).sum();
         let fraction = best_nodes as f64 / iteration_nodes.max(1) as f64;
-        let elapsed = searcher.control.elapsed();
+        // The soft limit counts the thinking done while pondering: a `ponderhit` after
+        // it has passed ends the search at once, rather than at the end of an iteration
+        // begun long before (or at the hard limit, which runs from the `ponderhit`).
+        let elapsed = searcher.control.elapsed_since_go();
         let single_reply = root_moves.len() == 1 && job.limits.clock.is_some();
-        single_reply
+        let done = single_reply
             || !searcher.control.time.start_next_iteration(
                 elapsed,
                 self.stability,
                 score_drop,
                 fraction,
-            )
+            );
+        if searcher.control.pondering() {
+            if done {
+                searcher.control.stop_on_ponderhit();
+            }
+            return false;
+        }
+        done
     }
+}
+
+/// The move to play when not even the first depth finished (`go nodes 1`, or a `stop`
+/// at once): a mate in one if there is one, else among the moves that lose no material
+/// by exchanges (when any does not) the one after which the static evaluation is best
+/// for us; never the first move generated, which may hang a queen.
+fn unsearched_choice(job: &SearchJob, root_moves: &[Move]) -> Option<Move> {
+    let board = &job.game.board;
+    root_moves.iter().copied().max_by_key(|&mv| {
+        let mut child = board.clone();
+        child.play_unchecked(mv);
+        let mates = !child.checkers().is_empty() && !child.generate_moves(|_| true);
+        let mut evaluator = Evaluator::new(job.settings.network.as_ref(), &child);
+        (
+            mates,
+            super::see::see_ge(board, mv, 0),
+            -evaluator.evaluate(&child),
+        )
+    })
 }
 
 /// The outcome of the search: the first move of the best line (or of the line a weakened
@@ -303,7 +329,7 @@ fn choose_move(
     let best_line = lines.get(chosen);
     let best = best_line
         .and_then(|l| l.moves.first().copied())
-        .or_else(|| root_moves.first().copied());
+        .or_else(|| unsearched_choice(job, root_moves));
     // No move to ponder on once the best move ends the game (the line then stops there).
     // (`best` is a legal root move.)
     let best_ends_game = best.is_some_and(|mv| {
@@ -623,6 +649,57 @@ mod tests {
         }
         assert_eq!(board.hash(), root.hash_without_ep());
         assert!(searcher.is_draw(&board));
+    }
+
+    /// While pondering no depth ends the search, but one that ends past the soft limit,
+    /// counted from the `go`, makes the `ponderhit` stop it at once; one that ends
+    /// before it does not (the search goes on, on the clock).
+    #[test]
+    fn a_ponderhit_after_the_soft_limit_stops_the_search_at_once() {
+        use super::super::signals::{Signal, Signals};
+        use super::super::{Clock, Settings};
+        use std::time::Duration;
+        let board = Board::default();
+        let limits = Limits {
+            clock: Some(Clock {
+                time: Duration::from_secs(10),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let time = TimeManager::new(&limits, Duration::ZERO, 1);
+        let soft = time.soft_limit().unwrap();
+        assert!(soft < Duration::from_secs(1), "{soft:?}");
+        let game = crate::position::Game::new(board.clone());
+        let job = SearchJob {
+            game: game.clone(),
+            limits,
+            settings: Settings::default(),
+        };
+        let best = Line {
+            score: 0,
+            moves: vec![mv("e2e4")],
+            depth: 1,
+        };
+        for (pondered, stops) in [(Duration::from_secs(20), true), (Duration::ZERO, false)] {
+            let (sender, receiver) = crossbeam_channel::unbounded();
+            let go = Instant::now().checked_sub(pondered).unwrap();
+            let mut signals = Signals::new(receiver, true, go);
+            let (tt, shared) = (TranspositionTable::new(1), SharedState::new(1));
+            let control = Control::new(Some(&mut signals), &shared, 0, time, None);
+            let evaluator = Evaluator::new(None, &board);
+            let mut searcher = Searcher::new(&tt, Box::default(), control, &game, evaluator);
+            let mut progress = Progress::default();
+            let over = progress.search_is_over(&job, &mut searcher, &legal_moves(&board), &best);
+            assert!(!over, "pondered {pondered:?}: a ponder search goes on");
+            sender.send(Signal::PonderHit(Instant::now())).unwrap();
+            assert_eq!(
+                searcher.control.stop_requested(),
+                stops,
+                "pondered {pondered:?}"
+            );
+        }
     }
 
     /// A root move that failed high stays the one to play while the wider window searches

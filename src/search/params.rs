@@ -225,6 +225,9 @@ params! {
     tm_moves_start = 30, 15, 60, 2.0;
     /// ...falling by one every two moves to this many.
     tm_moves_end = 15, 5, 30, 1.0;
+    /// With no increment beyond the Move Overhead, the overhead of this many moves is
+    /// kept back (in moves): no time comes back after a move, so the clock must last.
+    tm_reserve_moves = 40, 10, 100, 4.0;
     /// Bounds of the combined scale of the soft limit: the least...
     tm_min_scale = 40, 10, 100, 4.0;
     /// ...and the most.

@@ -11,8 +11,8 @@ pub enum Signal {
     /// Stop as soon as possible and report the best move so far.
     Stop,
     /// The opponent played the expected move: the ponder search becomes a timed search
-    /// whose clock starts now.
-    PonderHit,
+    /// whose clock starts at the given instant (when the `ponderhit` arrived).
+    PonderHit(Instant),
 }
 
 /// The search's side of the signal channel, with what the signals have told it so far.
@@ -20,7 +20,13 @@ pub struct Signals {
     receiver: Receiver<Signal>,
     stopped: bool,
     pondering: bool,
+    /// When the `go` arrived.
+    go_start: Instant,
+    /// When our clock started: the `go`, or the `ponderhit`.
     clock_start: Instant,
+    /// Whether a `ponderhit` is to stop the search at once: set while pondering, when
+    /// the time spent since the `go` would already have ended the search on a clock.
+    stop_on_ponderhit: bool,
 }
 
 impl Signals {
@@ -30,7 +36,9 @@ impl Signals {
             receiver,
             stopped: false,
             pondering,
+            go_start: started,
             clock_start: started,
+            stop_on_ponderhit: false,
         }
     }
 
@@ -70,13 +78,24 @@ impl Signals {
         self.clock_start
     }
 
+    /// When the `go` arrived: the start of the thinking, pondering included.
+    pub fn go_start(&self) -> Instant {
+        self.go_start
+    }
+
+    /// Makes a later `ponderhit` stop the search at once, as `stop` would.
+    pub fn stop_on_ponderhit(&mut self) {
+        self.stop_on_ponderhit = true;
+    }
+
     fn apply(&mut self, signal: Signal) {
         match signal {
             Signal::Stop => self.stopped = true,
-            Signal::PonderHit => {
+            Signal::PonderHit(at) => {
                 if self.pondering {
                     self.pondering = false;
-                    self.clock_start = Instant::now();
+                    self.clock_start = at;
+                    self.stopped |= self.stop_on_ponderhit;
                 }
             }
         }

@@ -236,7 +236,7 @@ fn run_task(task: Task, signals: Receiver<Signal>, out: &Output) {
                 scope.spawn(|| loop {
                     crossbeam_channel::select! {
                         recv(signals) -> signal => match signal {
-                            Ok(Signal::PonderHit) => continue,
+                            Ok(Signal::PonderHit(_)) => continue,
                             Ok(Signal::Stop) | Err(_) => {
                                 stop.store(true, Ordering::Relaxed);
                                 break;

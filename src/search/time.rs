@@ -11,7 +11,9 @@
 //!
 //! With a clock, the time left after the Move Overhead (`usable`) is shared out over an
 //! expected number of moves (`movestogo`, or an estimate from the move number in sudden
-//! death): `soft = usable / moves + increment`, `hard = min(5 soft, 40 % of usable)`,
+//! death; when the increment does not exceed the Move Overhead, the overhead of 40 more
+//! moves is kept back too, for the quick moves of a long game's end):
+//! `soft = usable / moves + increment`, `hard = min(5 soft, 40 % of usable)`,
 //! and with a single move to go `hard = 85 %` of usable. The increment is never counted
 //! on for the hard limit: it only arrives after the move. Both limits are at least
 //! [`MIN_LIMIT`], so a search always has time to complete depth 1.
@@ -20,8 +22,9 @@
 //! MIN_LIMIT)`. When the overhead eats the whole clock (`time - overhead < 1 ms`), both
 //! limits are `MIN_LIMIT`: move at once, it is the best that can be done.
 //!
-//! While pondering the search must not consult the time manager; after `ponderhit` the
-//! limits apply from the new clock start.
+//! While pondering the search does not stop on time; after `ponderhit` the hard limit
+//! runs from the `ponderhit`, and the soft limit from the `go` (thinking done while
+//! pondering counts, and a `ponderhit` after the soft limit ends the search at once).
 //!
 //! [`Signals::clock_start`]: super::signals::Signals::clock_start
 
@@ -39,8 +42,9 @@ pub const MIN_LIMIT: Duration = Duration::from_millis(1);
 // at most `tm_hard_fraction` of the usable time when more than one move is to go, or
 // `tm_hard_fraction_last` for the last move before the time control; the soft limit gets
 // `tm_increment_share` of the increment; in sudden death `tm_moves_start` moves are
-// expected at the start of the game, falling by one every two moves to `tm_moves_end`;
-// the combined scale of the soft limit between iterations stays within `tm_min_scale`
+// expected at the start of the game, falling by one every two moves to `tm_moves_end`,
+// and when the increment does not pay for the Move Overhead, the overhead of
+// `tm_reserve_moves` moves is kept back; the combined scale of the soft limit between iterations stays within `tm_min_scale`
 // and `tm_max_scale`.
 
 /// The time limits of one search.
@@ -83,12 +87,20 @@ impl TimeManager {
 
     /// Limits from the clock of the side to move.
     fn from_clock(clock: &Clock, overhead: Duration, fullmove_number: u32) -> TimeManager {
-        let usable = millis(clock.time.saturating_sub(overhead));
-        let increment = millis(clock.increment);
         let moves = match clock.moves_to_go {
             Some(moves) => moves.max(1),
             None => sudden_death_moves(fullmove_number),
         };
+        // With no time control ahead and no increment beyond the Move Overhead, no time
+        // comes back after a move: the overhead of `tm_reserve_moves` moves is kept
+        // back, so that a long game ends in quick moves rather than a loss on time.
+        let reserve = if clock.moves_to_go.is_none() && clock.increment <= overhead {
+            overhead * params::tm_reserve_moves().unsigned_abs()
+        } else {
+            Duration::ZERO
+        };
+        let usable = millis(clock.time.saturating_sub(overhead + reserve));
+        let increment = millis(clock.increment);
         let fraction = if moves == 1 {
             hundredths(params::tm_hard_fraction_last())
         } else {
@@ -456,7 +468,7 @@ mod tests {
                 }),
                 ..Limits::default()
             };
-            let tm = TimeManager::new(&limits, ms(10), 1 + number / 2);
+            let tm = TimeManager::new(&limits, ms(10), 1 + number);
             let spent = usage(&tm, splitmix(&mut random)) + late;
             left = left.checked_sub(spent).unwrap_or_else(|| {
                 panic!("{time}+{increment}/{period:?}: lost on time at move {number} with {left:?} left")
@@ -486,5 +498,20 @@ mod tests {
         }
         // Lag just under the Move Overhead still leaves a positive clock.
         play(bullet, mixed, ms(9), 400);
+    }
+
+    /// Without an increment every move's lag comes off the clock for good; the overhead
+    /// kept back pays for the quick moves of a long game's end. Games of 100 moves at
+    /// 10+0 with 6 ms of lag a move, and of 150 at 60+0 and 5+0 and 120 at 1+0 with
+    /// 3 ms, end with time left (with nothing kept back, 10+0 was lost at move 55).
+    #[test]
+    fn no_time_forfeits_in_long_games_without_increment() {
+        play((10_000, 0, None), mixed, ms(6), 100);
+        for game in [(60_000, 0, None), (5000, 0, None)] {
+            play(game, mixed, ms(3), 150);
+        }
+        play((1000, 0, None), mixed, ms(3), 120);
+        // An increment that does not pay for the Move Overhead is no increment.
+        play((10_000, 5, None), mixed, ms(6), 100);
     }
 }
