@@ -182,7 +182,10 @@ impl Engine {
             Command::UciNewGame => self.new_game(),
             Command::Position { start, moves } => {
                 match Game::from_command(&start, &moves, self.options.chess960) {
-                    Ok(game) => {
+                    Ok((game, note)) => {
+                        if let Some(note) = note {
+                            self.out.error(&note);
+                        }
                         self.game = game;
                         self.game_chess960 = self.options.chess960;
                     }

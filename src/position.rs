@@ -113,6 +113,46 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, PositionError> {
     Ok(board)
 }
 
+/// [`parse_fen`] for the `position` command: castling rights the board cannot have (a
+/// right whose king or rook is not in place, a letter that is no right) are dropped, as
+/// Stockfish and python-chess read such a FEN, rather than refusing a board that is
+/// otherwise sound (the engine would then search the previous position). Returns the
+/// board and, when rights were dropped, what was wrong and what was kept.
+pub fn parse_fen_dropping_castling(
+    fen: &str,
+    chess960: bool,
+) -> Result<(Board, Option<String>), PositionError> {
+    let error = match parse_fen(fen, chess960) {
+        Ok(board) => return Ok((board, None)),
+        Err(error @ PositionError::Castling(_)) => error,
+        Err(error) => return Err(error),
+    };
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let with_rights = |rights: &str| {
+        let mut fields = fields.clone();
+        fields[2] = if rights.is_empty() { "-" } else { rights };
+        fields.join(" ")
+    };
+    // Each right in turn, kept when the board can have it beside those kept before.
+    let mut kept = String::new();
+    for right in fields[2].chars() {
+        let candidate = format!("{kept}{right}");
+        if parse_fen(&with_rights(&candidate), chess960).is_ok() {
+            kept = candidate;
+        }
+    }
+    let board = parse_fen(&with_rights(&kept), chess960)?;
+    let kept = if kept.is_empty() {
+        "-".to_string()
+    } else {
+        kept
+    };
+    Ok((
+        board,
+        Some(format!("{error}; castling rights kept: {kept}")),
+    ))
+}
+
 type Squares = [Option<(Piece, Color)>; 64];
 
 /// `text` when it is all ASCII digits (a FEN counter: no sign, as `str::parse` allows).
@@ -489,15 +529,17 @@ impl Game {
         }
     }
 
-    /// Builds the game of a `position` command; fails without side effects on any error.
+    /// Builds the game of a `position` command; fails without side effects on any error
+    /// but castling rights the board cannot have, which are dropped
+    /// ([`parse_fen_dropping_castling`]) and described in the note returned.
     pub fn from_command(
         start: &PositionStart,
         moves: &[UciMove],
         chess960: bool,
-    ) -> Result<Game, PositionError> {
-        let board = match start {
-            PositionStart::StartPos => Board::default(),
-            PositionStart::Fen(fen) => parse_fen(fen, chess960)?,
+    ) -> Result<(Game, Option<String>), PositionError> {
+        let (board, note) = match start {
+            PositionStart::StartPos => (Board::default(), None),
+            PositionStart::Fen(fen) => parse_fen_dropping_castling(fen, chess960)?,
         };
         let mut game = Game {
             board,
@@ -511,7 +553,7 @@ impl Game {
                 })?;
             game.play(mv);
         }
-        Ok(game)
+        Ok((game, note))
     }
 
     /// Plays a legal move, remembering the position it leaves (by its [`repetition_key`]).

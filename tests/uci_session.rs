@@ -287,26 +287,6 @@ const BAD_FENS: &[(&str, &str, &str)] = &[
     ),
     ("bad side to move", "4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side"),
     (
-        "castling right without its rook",
-        "4k3/8/8/8/8/8/8/4K2R w KQ - 0 1",
-        "castling",
-    ),
-    (
-        "castling right for a king off its back rank",
-        "8/4k3/8/8/8/8/8/R3K2R w KQkq - 0 1",
-        "castling",
-    ),
-    (
-        "Chess960 castling rights in standard chess",
-        "4k3/8/8/8/8/8/8/RK3R2 w KQ - 0 1",
-        "castling",
-    ),
-    (
-        "garbage castling field",
-        "4k3/8/8/8/8/8/8/R3K2R w XY - 0 1",
-        "castling",
-    ),
-    (
         "en-passant square not behind a pawn that just moved",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
         "en-passant",
@@ -389,6 +369,57 @@ fn rejected_fens_answer_one_error_and_keep_the_previous_position() {
         engine.fail(&format!("a valid FEN was rejected: {answer:?}"));
     }
     assert_replies(&mut engine, 5, "the valid en-passant FEN");
+}
+
+/// Castling rights the board cannot have are dropped, with one error line naming them,
+/// and the position is set: refusing it would leave the engine searching the previous
+/// position, whose move the GUI would take for an illegal one.
+#[test]
+fn impossible_castling_rights_are_dropped_and_the_position_set() {
+    let mut engine = start();
+    let cases = [
+        // A right without its rook.
+        (
+            "4k3/8/8/8/8/8/8/4K2R w KQ - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        ),
+        // Black's rights with Black's king off its back rank.
+        (
+            "8/4k3/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "8/4k3/8/8/8/8/8/R3K2R w KQ - 0 1",
+        ),
+        // Chess960 rights in standard chess.
+        (
+            "4k3/8/8/8/8/8/8/RK3R2 w KQ - 0 1",
+            "4k3/8/8/8/8/8/8/RK3R2 w - - 0 1",
+        ),
+        // Letters that are no right.
+        (
+            "4k3/8/8/8/8/8/8/R3K2R w XY - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+        ),
+    ];
+    for (given, set) in cases {
+        engine.send(AFTER_E4);
+        engine.send(&format!("position fen {given}"));
+        let answer = engine.sync();
+        if answer.len() != 1 || !is_error(&answer[0]) || !answer[0].contains("castling") {
+            engine.fail(&format!(
+                "{given}: expected one castling error, got {answer:?}"
+            ));
+        }
+        let fen = engine.fen();
+        if fen != set {
+            engine.fail(&format!("{given}: set {fen}, expected {set}"));
+        }
+    }
+    // Moves after such a FEN are played from the corrected position.
+    engine.send("position fen 4k3/8/8/8/8/8/8/4K2R w KQ - 0 1 moves e1g1");
+    assert_eq!(engine.sync().len(), 1);
+    let fen = engine.fen();
+    if fen != "4k3/8/8/8/8/8/8/5RK1 b - - 1 1" {
+        engine.fail(&format!("after castling: {fen}"));
+    }
 }
 
 /// The error message names what is wrong with the FEN (the field or the rule).
