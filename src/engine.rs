@@ -589,10 +589,15 @@ impl Engine {
                 (params.wtime, params.winc),
             ),
         };
-        // Our own time given but unreadable (`go wtime 12.5` with White to move): it may
-        // be all but gone, so play at once rather than on the opponent's clock.
+        // Our own time given but unreadable (`go wtime 12.5` with White to move) and no
+        // other limit: it may be all but gone, so play at once rather than on the
+        // opponent's clock.
         let unreadable = |problem: &protocol::ParseError| matches!(problem, protocol::ParseError::BadNumber { parameter, .. } if parameter == own_time);
-        if ours.0.is_none() && params.problems.iter().any(unreadable) {
+        let other_limit = params.depth.is_some()
+            || params.nodes.is_some()
+            || params.mate.is_some_and(|n| n > 0)
+            || params.movetime.is_some();
+        if ours.0.is_none() && !other_limit && params.problems.iter().any(unreadable) {
             notes.push(format!(
                 "go: {own_time} unreadable; playing as if no time were left"
             ));
@@ -603,10 +608,6 @@ impl Engine {
         // increment or `movestogo` alone means a clock only beside no other limit
         // (`go depth 14 winc 100` searches to depth 14).
         let any_increment = ours.1.or(theirs.1);
-        let other_limit = params.depth.is_some()
-            || params.nodes.is_some()
-            || params.mate.is_some_and(|n| n > 0)
-            || params.movetime.is_some();
         let clock = match (ours.0, theirs.0) {
             (Some(time), _) => Some((time, ours.1.unwrap_or(0))),
             (None, Some(time)) => Some((time, any_increment.unwrap_or(0))),

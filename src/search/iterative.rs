@@ -273,17 +273,22 @@ impl Progress {
         // The soft limit counts the thinking done while pondering: a `ponderhit` after
         // it has passed ends the search at once, rather than at the end of an iteration
         // begun long before (or at the hard limit, which runs from the `ponderhit`).
-        let elapsed = searcher.control.elapsed_since_go();
+        // While pondering, `elapsed` is the time since the `go` too.
+        let times = (
+            searcher.control.elapsed_since_go(),
+            searcher.control.elapsed(),
+        );
         let single_reply = root_moves.len() == 1 && job.limits.clock.is_some();
         let done = single_reply
-            || !searcher.control.time.start_next_iteration(
-                elapsed,
+            || !searcher.control.time.start_next_iteration_pondered(
+                times,
                 self.stability,
                 score_drop,
                 fraction,
             );
         if searcher.control.pondering() {
-            if done {
+            // `go ponder infinite` waits for `stop` whatever the clock says.
+            if done && !job.limits.infinite {
                 searcher.control.stop_on_ponderhit();
             }
             return false;
@@ -295,19 +300,22 @@ impl Progress {
 /// The move to play when not even the first depth finished (`go nodes 1`, or a `stop`
 /// at once): a mate in one if there is one, else among the moves that lose no material
 /// by exchanges (when any does not) the one after which the static evaluation is best
-/// for us; never the first move generated, which may hang a queen.
+/// for us (a stalemate counting as a draw); never the first move generated, which may
+/// hang a queen.
 fn unsearched_choice(job: &SearchJob, root_moves: &[Move]) -> Option<Move> {
     let board = &job.game.board;
     root_moves.iter().copied().max_by_key(|&mv| {
         let mut child = board.clone();
         child.play_unchecked(mv);
-        let mates = !child.checkers().is_empty() && !child.generate_moves(|_| true);
-        let mut evaluator = Evaluator::new(job.settings.network.as_ref(), &child);
-        (
-            mates,
-            super::see::see_ge(board, mv, 0),
-            -evaluator.evaluate(&child),
-        )
+        let replies = child.generate_moves(|_| true);
+        let mates = !replies && !child.checkers().is_empty();
+        // A stalemate is a draw, whatever the material says.
+        let score = if replies {
+            -Evaluator::new(job.settings.network.as_ref(), &child).evaluate(&child)
+        } else {
+            0
+        };
+        (mates, super::see::see_ge(board, mv, 0), score)
     })
 }
 
@@ -653,7 +661,8 @@ mod tests {
 
     /// While pondering no depth ends the search, but one that ends past the soft limit,
     /// counted from the `go`, makes the `ponderhit` stop it at once; one that ends
-    /// before it does not (the search goes on, on the clock).
+    /// before it does not (the search goes on, on the clock), nor does any depth of `go
+    /// ponder infinite`, which waits for `stop`.
     #[test]
     fn a_ponderhit_after_the_soft_limit_stops_the_search_at_once() {
         use super::super::signals::{Signal, Signals};
@@ -672,17 +681,26 @@ mod tests {
         let soft = time.soft_limit().unwrap();
         assert!(soft < Duration::from_secs(1), "{soft:?}");
         let game = crate::position::Game::new(board.clone());
-        let job = SearchJob {
-            game: game.clone(),
-            limits,
-            settings: Settings::default(),
-        };
         let best = Line {
             score: 0,
             moves: vec![mv("e2e4")],
             depth: 1,
         };
-        for (pondered, stops) in [(Duration::from_secs(20), true), (Duration::ZERO, false)] {
+        // (time since the `go`, `go ponder infinite`, whether the `ponderhit` stops)
+        let long = Duration::from_secs(20);
+        for (pondered, infinite, stops) in [
+            (long, false, true),
+            (Duration::ZERO, false, false),
+            (long, true, false),
+        ] {
+            let job = SearchJob {
+                game: game.clone(),
+                limits: Limits {
+                    infinite,
+                    ..limits.clone()
+                },
+                settings: Settings::default(),
+            };
             let (sender, receiver) = crossbeam_channel::unbounded();
             let go = Instant::now().checked_sub(pondered).unwrap();
             let mut signals = Signals::new(receiver, true, go);
@@ -694,11 +712,8 @@ mod tests {
             let over = progress.search_is_over(&job, &mut searcher, &legal_moves(&board), &best);
             assert!(!over, "pondered {pondered:?}: a ponder search goes on");
             sender.send(Signal::PonderHit(Instant::now())).unwrap();
-            assert_eq!(
-                searcher.control.stop_requested(),
-                stops,
-                "pondered {pondered:?}"
-            );
+            let stopped = searcher.control.stop_requested();
+            assert_eq!(stopped, stops, "pondered {pondered:?}, infinite {infinite}");
         }
     }
 

@@ -1,7 +1,7 @@
 //! Time management: how long one move may think, from `go movetime` or the clock.
 //!
-//! Two limits, both measured from the clock start ([`Signals::clock_start`]: the `go`,
-//! or the `ponderhit` of a ponder search):
+//! Two limits, measured from the `go` (the hard limit of a ponder search from its
+//! `ponderhit`, [`Signals::clock_start`]):
 //!
 //! - the **soft** limit is the planned thinking time. Between iterations,
 //!   [`TimeManager::start_next_iteration`] scales it by how settled the search looks and
@@ -12,7 +12,7 @@
 //! With a clock, the time left after the Move Overhead (`usable`) is shared out over an
 //! expected number of moves (`movestogo`, or an estimate from the move number in sudden
 //! death; when the increment does not exceed the Move Overhead, the overhead of 40 more
-//! moves is kept back too, for the quick moves of a long game's end):
+//! moves, up to a second, is kept back too, for the quick moves of a long game's end):
 //! `soft = usable / moves + increment`, `hard = min(5 soft, 40 % of usable)`,
 //! and with a single move to go `hard = 85 %` of usable. The increment is never counted
 //! on for the hard limit: it only arrives after the move. Both limits are at least
@@ -37,6 +37,12 @@ use super::{Clock, Limits};
 /// search needs, so that the search still returns a move.
 pub const MIN_LIMIT: Duration = Duration::from_millis(1);
 
+/// The most time kept back for the quick moves at the end of a long game without an
+/// increment: the overhead of `tm_reserve_moves` moves at the default Move Overhead is
+/// well under it, while a Move Overhead of seconds (a bot's network lag) would otherwise
+/// keep back most of the clock and make every move instant.
+pub const MAX_RESERVE: Duration = Duration::from_secs(1);
+
 // The factors below are parameters (`tm_*` in `params.rs`), in hundredths: the hard
 // limit is at most `tm_hard_per_soft` soft limits (fewer when few moves are to go), and
 // at most `tm_hard_fraction` of the usable time when more than one move is to go, or
@@ -44,8 +50,8 @@ pub const MIN_LIMIT: Duration = Duration::from_millis(1);
 // `tm_increment_share` of the increment; in sudden death `tm_moves_start` moves are
 // expected at the start of the game, falling by one every two moves to `tm_moves_end`,
 // and when the increment does not pay for the Move Overhead, the overhead of
-// `tm_reserve_moves` moves is kept back; the combined scale of the soft limit between iterations stays within `tm_min_scale`
-// and `tm_max_scale`.
+// `tm_reserve_moves` moves (at most [`MAX_RESERVE`]) is kept back; the combined scale of
+// the soft limit between iterations stays within `tm_min_scale` and `tm_max_scale`.
 
 /// The time limits of one search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +101,7 @@ impl TimeManager {
         // comes back after a move: the overhead of `tm_reserve_moves` moves is kept
         // back, so that a long game ends in quick moves rather than a loss on time.
         let reserve = if clock.moves_to_go.is_none() && clock.increment <= overhead {
-            overhead * params::tm_reserve_moves().unsigned_abs()
+            (overhead * params::tm_reserve_moves().unsigned_abs()).min(MAX_RESERVE)
         } else {
             Duration::ZERO
         };
@@ -140,8 +146,8 @@ impl TimeManager {
         self.hard.is_some_and(|hard| elapsed >= hard)
     }
 
-    /// Whether to start another iteration, `elapsed` after the clock start. The soft
-    /// limit is scaled by (the figures are the defaults of the `tm_*` parameters):
+    /// Whether to start another iteration, `elapsed` after the `go`. The soft limit is
+    /// scaled by (the figures are the defaults of the `tm_*` parameters):
     ///
     /// - `stability`, the number of iterations the best move has stayed the same: from
     ///   1.3x for a new best move down to 0.5x after eight;
@@ -156,6 +162,21 @@ impl TimeManager {
     pub fn start_next_iteration(
         &self,
         elapsed: Duration,
+        stability: u32,
+        score_drop: i32,
+        best_move_nodes_fraction: f64,
+    ) -> bool {
+        let times = (elapsed, elapsed);
+        self.start_next_iteration_pondered(times, stability, score_drop, best_move_nodes_fraction)
+    }
+
+    /// [`TimeManager::start_next_iteration`] for a search that may have pondered: of
+    /// `(thinking, elapsed)`, the time since the `go` (pondering included) is judged
+    /// against the scaled soft limit, the time since the clock start (the `ponderhit`)
+    /// against the hard limit.
+    pub fn start_next_iteration_pondered(
+        &self,
+        (thinking, elapsed): (Duration, Duration),
         stability: u32,
         score_drop: i32,
         best_move_nodes_fraction: f64,
@@ -185,7 +206,7 @@ impl TimeManager {
             hundredths(params::tm_min_scale()),
             hundredths(params::tm_max_scale()),
         );
-        elapsed < soft.mul_f64(scale).min(hard)
+        thinking < soft.mul_f64(scale).min(hard)
     }
 }
 
@@ -325,6 +346,18 @@ mod tests {
         // Overhead larger than the clock: move at once.
         let tm = manager(50, 0, None, 100);
         assert_eq!((tm.soft_limit(), tm.hard_limit()), (Some(MS), Some(MS)));
+    }
+
+    /// A Move Overhead of seconds (a bot's network lag) keeps back at most a second
+    /// more in sudden death: 3+0 with 5 s of overhead still thinks for seconds.
+    #[test]
+    fn a_large_move_overhead_keeps_back_at_most_a_second() {
+        let tm = manager(180_000, 0, None, 5000);
+        let expected = (180_000.0 - 5000.0 - 1000.0) / 30.0;
+        assert!(close(
+            tm.soft_limit(),
+            Duration::from_secs_f64(expected / 1000.0)
+        ));
     }
 
     #[test]
