@@ -23,7 +23,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use cozy_chess::Color;
 use crossbeam_channel::Receiver;
-use protocol::{Command, GenfensParams, GoParams, OptionSpec, Response, UciMove};
+use protocol::{Command, GenfensParams, GoParams, OptionSpec, ParseError, Response, UciMove};
 
 use crate::book::Book;
 use crate::nnue::{self, Network};
@@ -592,12 +592,14 @@ impl Engine {
         // Our own time given but unreadable (`go wtime 12.5` with White to move) and no
         // other limit: it may be all but gone, so play at once rather than on the
         // opponent's clock.
-        let unreadable = |problem: &protocol::ParseError| matches!(problem, protocol::ParseError::BadNumber { parameter, .. } if parameter == own_time);
+        let own_time_unreadable = params.problems.iter().any(|problem| {
+            matches!(problem, ParseError::BadNumber { parameter, .. } if parameter == own_time)
+        });
         let other_limit = params.depth.is_some()
             || params.nodes.is_some()
             || params.mate.is_some_and(|n| n > 0)
             || params.movetime.is_some();
-        if ours.0.is_none() && !other_limit && params.problems.iter().any(unreadable) {
+        if ours.0.is_none() && !other_limit && own_time_unreadable {
             notes.push(format!(
                 "go: {own_time} unreadable; playing as if no time were left"
             ));

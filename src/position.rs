@@ -142,14 +142,10 @@ pub fn parse_fen_dropping_castling(
         }
     }
     let board = parse_fen(&with_rights(&kept), chess960)?;
-    let kept = if kept.is_empty() {
-        "-".to_string()
-    } else {
-        kept
-    };
+    let shown = if kept.is_empty() { "-" } else { &kept };
     Ok((
         board,
-        Some(format!("{error}; castling rights kept: {kept}")),
+        Some(format!("{error}; castling rights kept: {shown}")),
     ))
 }
 
